@@ -1,0 +1,34 @@
+"""`halo tasks`: REAL's tasks by site and version."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("tasks")
+    def tasks(
+        version: str = typer.Option("v2", help="task version: v1, v2, or 'all'"),
+        site: str = typer.Option(None, help="only this site (gomail, omnizon, ...)"),
+        local: bool = typer.Option(False, "--local", help="only tasks REAL-local serves"),
+        goals: bool = typer.Option(False, "--goals", help="list every task with its goal"),
+    ) -> None:
+        """List REAL tasks (default: v2), counted by site, or one per line with --goals."""
+        from halo.tasks import list_tasks
+
+        found = list_tasks(None if version == "all" else version, site, sites="local" if local else "remote")
+        console = Console()
+        if goals:
+            t = Table("task", "goal", title=f"{len(found)} tasks")
+            for task in found:
+                t.add_row(task.id, task.goal)
+        else:
+            counts = Counter((task.version, task.site) for task in found)
+            t = Table("version", "site", "tasks", title=f"{len(found)} tasks")
+            for (v, s), n in sorted(counts.items()):
+                t.add_row(v, s, str(n))
+        console.print(t)

@@ -1,0 +1,1 @@
+"""Browser environment: action space, observation, BrowserEnv."""

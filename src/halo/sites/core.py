@@ -1,0 +1,259 @@
+"""What every REAL-local site shares: REAL's protocol routes, one isolated state per browser session, and the
+state diff that ``/finish`` reports.
+
+A site is a ``SiteSpec``: its name, a function that builds the seed state for a task, a function that computes
+REAL's ``differences`` block, and its own Starlette routes. ``build_app(spec)`` adds the protocol:
+
+- ``GET /config?run_id=..&task_id=..&latency=..`` starts a fresh state for that task in the calling session
+  (a new session cookie, so a stale tab cannot write into it);
+- ``GET /finish`` renders ``{"config", "differences", "initialfinaldiff"}`` as JSON inside ``<pre>``;
+- ``GET|POST /submit`` records the agent's answer.
+
+Sessions live in memory, keyed by a per-site cookie. Browser contexts do not share cookies, so concurrent
+episodes never see each other's state. A request without a session gets a fresh default one.
+"""
+
+from __future__ import annotations
+
+import copy
+import html
+import json
+import re
+import secrets
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, JSONResponse, Response
+from starlette.routing import BaseRoute, Mount, Route
+from starlette.staticfiles import StaticFiles
+
+MAX_SESSIONS = 512  # oldest sessions are dropped past this (a long training run creates thousands)
+_TASK_ID = re.compile(r"^(v\d+\.)?(?P<site>[a-z]+)-\d+$")
+
+
+# ---------------------------------------------------------------- diff (deep-object-diff's detailedDiff)
+_MISSING = object()
+
+
+def _as_mapping(v: Any) -> dict[str, Any] | None:
+    if isinstance(v, dict):
+        return {str(k): x for k, x in v.items()}
+    if isinstance(v, list):  # arrays diff as objects keyed by index, as deep-object-diff does
+        return {str(i): x for i, x in enumerate(v)}
+    return None
+
+
+def detailed_diff(before: Any, after: Any) -> dict[str, dict[str, Any]]:
+    """``{"added", "deleted", "updated"}`` subtrees holding only what changed between two JSON trees.
+
+    Same semantics as the ``detailedDiff`` REAL's sites report: keys new in ``after`` go to ``added`` (whole
+    subtree), keys gone go to ``deleted`` (as null), changed leaves go to ``updated`` at their path.
+    """
+    added: dict[str, Any] = {}
+    deleted: dict[str, Any] = {}
+    updated: dict[str, Any] = {}
+    a, b = _as_mapping(before), _as_mapping(after)
+    if a is None or b is None:
+        return {"added": {}, "deleted": {}, "updated": {} if before == after else {"": after}}
+    for k, vb in b.items():
+        va = a.get(k, _MISSING)
+        if va is _MISSING:
+            added[k] = copy.deepcopy(vb)
+            continue
+        ma, mb = _as_mapping(va), _as_mapping(vb)
+        if ma is not None and mb is not None:
+            sub = detailed_diff(va, vb)
+            for part, target in (("added", added), ("deleted", deleted), ("updated", updated)):
+                if sub[part]:
+                    target[k] = sub[part]
+        elif va != vb:
+            updated[k] = copy.deepcopy(vb)
+    for k in a:
+        if k not in b:
+            deleted[k] = None
+    return {"added": added, "deleted": deleted, "updated": updated}
+
+
+def collection_differences(before: dict[str, dict], after: dict[str, dict], *, keyed: bool = False) -> dict[str, Any]:
+    """REAL's per-collection ``differences`` for a collection of records keyed by id.
+
+    ``added``/``deleted`` hold whole records; ``updated`` holds ``{"id": .., <changed fields>}``. With
+    ``keyed=True`` each part is a dict keyed by id (gocalendar's shape) instead of a list (gomail's).
+    """
+    added = [copy.deepcopy(r) for k, r in after.items() if k not in before]
+    deleted = [copy.deepcopy(r) for k, r in before.items() if k not in after]
+    updated = []
+    for k, r in after.items():
+        if k in before and before[k] != r:
+            changed = {f: copy.deepcopy(v) for f, v in r.items() if before[k].get(f, _MISSING) != v}
+            updated.append({"id": r.get("id", k), **changed})
+    if keyed:
+        def by_id(rs):
+            return {str(r.get("id")): r for r in rs}
+        return {"added": by_id(added), "updated": by_id(updated), "deleted": by_id(deleted)}
+    return {"added": added, "updated": updated, "deleted": deleted}
+
+
+# ---------------------------------------------------------------- sessions
+@dataclass
+class Session:
+    sid: str
+    task_id: str | None
+    run_id: str
+    latency: int
+    initial: dict[str, Any]
+    state: dict[str, Any]
+    submitted: list[str] = field(default_factory=list)
+    lock: threading.RLock = field(default_factory=threading.RLock)
+
+    @property
+    def config(self) -> dict[str, Any]:
+        return {"run_id": self.run_id, "task_id": self.task_id or "", "latency": self.latency,
+                "hide_aria_labels": False}
+
+
+@dataclass
+class SiteSpec:
+    """A REAL-local site. ``seed(task_id)`` returns the initial state tree (deterministic, fresh each call);
+    ``differences(initial, final)`` returns REAL's ``differences`` block; ``routes`` are the site's own pages and
+    API. ``on_config(session)`` may record the config in the state (zilloft's scripts read it there)."""
+
+    name: str
+    seed: Callable[[str | None], dict[str, Any]]
+    differences: Callable[[dict[str, Any], dict[str, Any]], dict[str, Any]]
+    routes: list[BaseRoute]
+    static_dir: str | None = None
+    on_config: Callable[[Session], None] | None = None
+
+
+class SessionStore:
+    def __init__(self, spec: SiteSpec, max_sessions: int = MAX_SESSIONS):
+        self.spec = spec
+        self.max_sessions = max_sessions
+        self._sessions: OrderedDict[str, Session] = OrderedDict()
+        self._lock = threading.Lock()
+
+    @property
+    def cookie(self) -> str:
+        return f"halo_{self.spec.name}_sid"
+
+    def new(self, task_id: str | None = None, run_id: str = "0", latency: int = 0) -> Session:
+        initial = self.spec.seed(task_id)
+        s = Session(sid=secrets.token_hex(12), task_id=task_id, run_id=run_id, latency=latency,
+                    initial=initial, state=copy.deepcopy(initial))
+        if self.spec.on_config is not None:
+            self.spec.on_config(s)
+        with self._lock:
+            self._sessions[s.sid] = s
+            while len(self._sessions) > self.max_sessions:
+                self._sessions.popitem(last=False)
+        return s
+
+    def get(self, sid: str | None) -> Session | None:
+        with self._lock:
+            s = self._sessions.get(sid or "")
+            if s is not None:
+                self._sessions.move_to_end(s.sid)
+            return s
+
+    def __len__(self) -> int:
+        return len(self._sessions)
+
+
+def session_of(request: Request) -> Session:
+    """The calling browser's session (created by the middleware if it had none)."""
+    return request.state.session
+
+
+def finish_payload(spec: SiteSpec, s: Session) -> dict[str, Any]:
+    with s.lock:
+        return {"config": s.config, "differences": spec.differences(s.initial, s.state),
+                "initialfinaldiff": detailed_diff(s.initial, s.state)}
+
+
+def error_page(status: int, what: str, fix: str) -> HTMLResponse:
+    body = f"<h1>{status}</h1><p>{html.escape(what)}</p><p>{html.escape(fix)}</p>"
+    return HTMLResponse(f"<!doctype html><title>Error {status}</title>{body}", status_code=status)
+
+
+def build_app(spec: SiteSpec) -> Starlette:
+    """The site's Starlette app: protocol routes, session middleware, the site's routes and static files."""
+    store = SessionStore(spec)
+
+    async def config(request: Request) -> Response:
+        q = request.query_params
+        task_id = q.get("task_id") or None
+        if task_id is not None:
+            m = _TASK_ID.match(task_id)
+            if not m or m.group("site") != spec.name:
+                return error_page(400, f"task_id {task_id!r} is not a {spec.name} task",
+                                  f"use an id like v2.{spec.name}-1 (see `halo tasks --site {spec.name}`)")
+        try:
+            latency = int(q.get("latency", "0") or 0)
+        except ValueError:
+            return error_page(400, f"latency must be an integer, got {q.get('latency')!r}", "pass latency=0")
+        try:
+            s = store.new(task_id=task_id, run_id=q.get("run_id", "0") or "0", latency=latency)
+        except KeyError as e:
+            return error_page(400, f"no seed data for task {task_id!r}: {e}", "check the task id")
+        request.state.session = s
+        resp = HTMLResponse(f"<!doctype html><title>{spec.name} config</title>"
+                            f"<p>Config set for {html.escape(task_id or '(default)')}.</p>")
+        resp.set_cookie(store.cookie, s.sid, httponly=True, samesite="lax")
+        return resp
+
+    async def finish(request: Request) -> Response:
+        payload = finish_payload(spec, session_of(request))
+        text = html.escape(json.dumps(payload, indent=2))
+        return HTMLResponse(f"<!doctype html><html><head><title>finish</title></head><body><pre>{text}</pre>"
+                            f"</body></html>")
+
+    async def finish_json(request: Request) -> Response:
+        return JSONResponse(finish_payload(spec, session_of(request)))
+
+    async def submit(request: Request) -> Response:
+        s = session_of(request)
+        answer = request.query_params.get("retrieved_answer", "")
+        if request.method == "POST":
+            try:
+                answer = (await request.json()).get("retrieved_answer", answer)
+            except (ValueError, AttributeError):
+                answer = (await request.body()).decode("utf-8", "replace")
+        with s.lock:
+            s.submitted.append(answer)
+        return JSONResponse({"ok": True, "submitted": len(s.submitted)})
+
+    routes: list[BaseRoute] = [
+        Route("/config", config), Route("/finish", finish), Route("/finish.json", finish_json),
+        Route("/submit", submit, methods=["GET", "POST"]), *spec.routes,
+    ]
+    if spec.static_dir:
+        routes.append(Mount("/static", StaticFiles(directory=spec.static_dir), name="static"))
+
+    app = Starlette(routes=routes)
+    app.state.store = store
+    app.state.spec = spec
+
+    @app.middleware("http")
+    async def attach_session(request: Request, call_next):
+        if request.url.path == "/config":
+            return await call_next(request)
+        s = store.get(request.cookies.get(store.cookie))
+        fresh = s is None
+        if fresh:
+            s = store.new()
+        request.state.session = s
+        try:
+            resp = await call_next(request)
+        except Exception as e:  # a bug in a page must not take the server down; say what broke
+            resp = error_page(500, f"{spec.name} failed on {request.url.path}: {type(e).__name__}: {e}",
+                              "reload the page; if it persists, report it with this message")
+        if fresh:
+            resp.set_cookie(store.cookie, s.sid, httponly=True, samesite="lax")
+        return resp
+
+    return app

@@ -1,0 +1,100 @@
+"""Run REAL-local: every site in one process, each on its own loopback port (its own origin, as on REAL).
+
+``serve()`` is what ``halo sites`` runs; ``SitesServer`` starts the same servers in a background thread for tests
+and for jobs that need sites for their own lifetime (``with SitesServer() as urls: ...``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import importlib
+import socket
+import threading
+from typing import Iterable
+
+import uvicorn
+
+from halo.sites.core import SiteSpec, build_app
+from halo.sites.ports import DEFAULT_HOST, SITE_NAMES, site_port
+
+
+def load_spec(name: str) -> SiteSpec:
+    """Import ``halo.sites.<name>`` and return its ``SPEC``."""
+    if name not in SITE_NAMES:
+        raise KeyError(f"REAL-local has no site {name!r}; it serves {', '.join(SITE_NAMES)}")
+    return importlib.import_module(f"halo.sites.{name}").SPEC
+
+
+def _free_port(host: str) -> int:
+    with socket.socket() as s:
+        s.bind((host, 0))
+        return s.getsockname()[1]
+
+
+def _servers(sites: Iterable[str], host: str, port: int | None, log_level: str) -> dict[str, uvicorn.Server]:
+    out = {}
+    for name in sites:
+        p = site_port(name, port) if port is not None else _free_port(host)
+        cfg = uvicorn.Config(build_app(load_spec(name)), host=host, port=p, log_level=log_level,
+                             access_log=False, lifespan="off")
+        out[name] = uvicorn.Server(cfg)
+    return out
+
+
+async def serve(sites: Iterable[str] = SITE_NAMES, host: str = DEFAULT_HOST, port: int | None = None,
+                log_level: str = "warning") -> None:
+    """Serve the given sites until cancelled (``halo sites``)."""
+    servers = _servers(sites, host, port, log_level)
+    await asyncio.gather(*(s.serve() for s in servers.values()))
+
+
+class SitesServer:
+    """REAL-local in a background thread. ``port=None`` picks free ports (tests); a base port uses the fixed
+    layout of ``halo.sites.ports``. Entering yields ``{site: base_url}``."""
+
+    def __init__(self, sites: Iterable[str] = SITE_NAMES, host: str = DEFAULT_HOST, port: int | None = None,
+                 log_level: str = "warning"):
+        self.sites = tuple(sites)
+        self.host = host
+        self.port = port
+        self.log_level = log_level
+        self._servers: dict[str, uvicorn.Server] = {}
+        self._thread: threading.Thread | None = None
+        self.urls: dict[str, str] = {}
+
+    def start(self) -> dict[str, str]:
+        self._servers = _servers(self.sites, self.host, self.port, self.log_level)
+        for s in self._servers.values():
+            s.install_signal_handlers = lambda: None  # type: ignore[method-assign]  # not the main thread
+        self.urls = {n: f"http://{self.host}:{s.config.port}" for n, s in self._servers.items()}
+
+        def run() -> None:
+            asyncio.run(asyncio.wait([asyncio.ensure_future(s.serve()) for s in self._servers.values()]))
+
+        self._thread = threading.Thread(target=run, name="halo-sites", daemon=True)
+        self._thread.start()
+        deadline = 200
+        while deadline and not all(s.started for s in self._servers.values()):
+            if not self._thread.is_alive():
+                raise RuntimeError(f"REAL-local failed to start on {self.host} (ports {list(self.urls.values())} "
+                                   f"in use?); pick another base port with --sites-port")
+            threading.Event().wait(0.05)
+            deadline -= 1
+        if not deadline:
+            raise RuntimeError("REAL-local did not start within 10 s")
+        return self.urls
+
+    def stop(self) -> None:
+        for s in self._servers.values():
+            s.should_exit = True
+        if self._thread is not None:
+            self._thread.join(timeout=10)
+
+    def app(self, site: str):
+        return self._servers[site].config.app
+
+    def __enter__(self) -> dict[str, str]:
+        return self.start()
+
+    def __exit__(self, *exc) -> None:
+        self.stop()
