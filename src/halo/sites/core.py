@@ -26,6 +26,8 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
+from starlette.middleware.base import BaseHTTPMiddleware
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import BaseRoute, Mount, Route
@@ -234,11 +236,6 @@ def build_app(spec: SiteSpec) -> Starlette:
     if spec.static_dir:
         routes.append(Mount("/static", StaticFiles(directory=spec.static_dir), name="static"))
 
-    app = Starlette(routes=routes)
-    app.state.store = store
-    app.state.spec = spec
-
-    @app.middleware("http")
     async def attach_session(request: Request, call_next):
         if request.url.path == "/config":
             return await call_next(request)
@@ -256,4 +253,7 @@ def build_app(spec: SiteSpec) -> Starlette:
             resp.set_cookie(store.cookie, s.sid, httponly=True, samesite="lax")
         return resp
 
+    app = Starlette(routes=routes, middleware=[Middleware(BaseHTTPMiddleware, dispatch=attach_session)])
+    app.state.store = store
+    app.state.spec = spec
     return app

@@ -31,13 +31,14 @@ def _free_port(host: str) -> int:
         return s.getsockname()[1]
 
 
-def _servers(sites: Iterable[str], host: str, port: int | None, log_level: str) -> dict[str, uvicorn.Server]:
+def _servers(sites: Iterable[str | SiteSpec], host: str, port: int | None, log_level: str) -> dict[str, uvicorn.Server]:
     out = {}
-    for name in sites:
-        p = site_port(name, port) if port is not None else _free_port(host)
-        cfg = uvicorn.Config(build_app(load_spec(name)), host=host, port=p, log_level=log_level,
-                             access_log=False, lifespan="off")
-        out[name] = uvicorn.Server(cfg)
+    for site in sites:
+        spec = site if isinstance(site, SiteSpec) else load_spec(site)
+        p = site_port(spec.name, port) if port is not None else _free_port(host)
+        cfg = uvicorn.Config(build_app(spec), host=host, port=p, log_level=log_level, access_log=False,
+                             lifespan="off")
+        out[spec.name] = uvicorn.Server(cfg)
     return out
 
 
@@ -50,9 +51,9 @@ async def serve(sites: Iterable[str] = SITE_NAMES, host: str = DEFAULT_HOST, por
 
 class SitesServer:
     """REAL-local in a background thread. ``port=None`` picks free ports (tests); a base port uses the fixed
-    layout of ``halo.sites.ports``. Entering yields ``{site: base_url}``."""
+    layout of ``halo.sites.ports``. ``sites`` are names or ``SiteSpec`` objects. Entering yields ``{site: url}``."""
 
-    def __init__(self, sites: Iterable[str] = SITE_NAMES, host: str = DEFAULT_HOST, port: int | None = None,
+    def __init__(self, sites: Iterable[str | SiteSpec] = SITE_NAMES, host: str = DEFAULT_HOST, port: int | None = None,
                  log_level: str = "warning"):
         self.sites = tuple(sites)
         self.host = host
@@ -68,8 +69,11 @@ class SitesServer:
             s.install_signal_handlers = lambda: None  # type: ignore[method-assign]  # not the main thread
         self.urls = {n: f"http://{self.host}:{s.config.port}" for n, s in self._servers.items()}
 
+        async def main() -> None:
+            await asyncio.gather(*(s.serve() for s in self._servers.values()))
+
         def run() -> None:
-            asyncio.run(asyncio.wait([asyncio.ensure_future(s.serve()) for s in self._servers.values()]))
+            asyncio.run(main())
 
         self._thread = threading.Thread(target=run, name="halo-sites", daemon=True)
         self._thread.start()

@@ -1,0 +1,121 @@
+"""REAL-local's protocol core: the state diff REAL reports, and /config, /finish, /submit over real HTTP."""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+from concurrent.futures import ThreadPoolExecutor
+
+import httpx
+import pytest
+from starlette.requests import Request
+from starlette.responses import JSONResponse
+from starlette.routing import Route
+
+from halo.sites.core import SiteSpec, collection_differences, detailed_diff, session_of
+from halo.sites.server import SitesServer
+
+
+def test_detailed_diff_reports_only_changes_at_their_paths():
+    before = {"email": {"emails": {"1": {"isRead": False, "subject": "a"}, "2": {"isRead": True}}}, "ui": {}}
+    after = {"email": {"emails": {"1": {"isRead": True, "subject": "a"}, "3": {"isRead": False}}},
+             "ui": {"snackbar": {"message": "1 conversation moved to Trash"}}}
+    d = detailed_diff(before, after)
+    assert d["updated"] == {"email": {"emails": {"1": {"isRead": True}}}}
+    assert d["added"] == {"email": {"emails": {"3": {"isRead": False}}},
+                          "ui": {"snackbar": {"message": "1 conversation moved to Trash"}}}
+    assert d["deleted"] == {"email": {"emails": {"2": None}}}
+
+
+def test_detailed_diff_of_equal_trees_is_empty_and_lists_diff_by_index():
+    tree = {"a": [1, 2, {"b": 3}], "c": "x"}
+    assert detailed_diff(tree, json.loads(json.dumps(tree))) == {"added": {}, "deleted": {}, "updated": {}}
+    d = detailed_diff({"a": [1, 2]}, {"a": [1, 5, 7]})
+    assert d["updated"] == {"a": {"1": 5}} and d["added"] == {"a": {"2": 7}}
+
+
+def test_collection_differences_list_and_keyed_shapes():
+    before = {"1": {"id": "1", "isRead": False, "trash": False}, "2": {"id": "2", "isRead": False}}
+    after = {"1": {"id": "1", "isRead": True, "trash": False}, "3": {"id": "3", "subject": "new"}}
+    d = collection_differences(before, after)
+    assert d["updated"] == [{"id": "1", "isRead": True}]
+    assert d["added"] == [{"id": "3", "subject": "new"}] and d["deleted"] == [{"id": "2", "isRead": False}]
+    k = collection_differences(before, after, keyed=True)
+    assert k["updated"] == {"1": {"id": "1", "isRead": True}} and set(k["added"]) == {"3"}
+
+
+async def _toggle(request: Request):
+    s = session_of(request)
+    with s.lock:
+        s.state["items"]["1"]["done"] = not s.state["items"]["1"]["done"]
+    return JSONResponse({"done": s.state["items"]["1"]["done"]})
+
+
+def _seed(task_id):
+    if task_id == "v2.todo-99":
+        raise KeyError("todo-99 has no seed data")
+    return {"items": {"1": {"id": "1", "done": False}}, "task": task_id or ""}
+
+
+TODO = SiteSpec(name="todo", seed=_seed,
+                differences=lambda a, b: {"items": collection_differences(a["items"], b["items"])},
+                routes=[Route("/toggle", _toggle, methods=["POST"])])
+
+
+@pytest.fixture(scope="module")
+def todo_url():
+    with SitesServer([TODO]) as urls:
+        yield urls["todo"]
+
+
+def _finish(client: httpx.Client) -> dict:
+    r = client.get("/finish")
+    r.raise_for_status()
+    m = re.search(r"<pre>(.*)</pre>", r.text, re.S)
+    assert m, "finish must render its JSON inside <pre>, as agisdk's get_finish_json expects"
+    return json.loads(html.unescape(m.group(1)))
+
+
+def test_protocol_config_finish_and_isolation(todo_url):
+    with httpx.Client(base_url=todo_url) as a, httpx.Client(base_url=todo_url) as b:
+        assert a.get("/config", params={"run_id": "7", "task_id": "v2.todo-1", "latency": 0}).status_code == 200
+        b.get("/config", params={"task_id": "v2.todo-2"}).raise_for_status()
+        a.post("/toggle").raise_for_status()
+        fa, fb = _finish(a), _finish(b)
+        assert fa["config"]["run_id"] == "7" and fa["config"]["task_id"] == "v2.todo-1"
+        assert fa["differences"]["items"]["updated"] == [{"id": "1", "done": True}]
+        assert fa["initialfinaldiff"]["updated"] == {"items": {"1": {"done": True}}}
+        assert fb["differences"]["items"]["updated"] == [] and fb["initialfinaldiff"]["updated"] == {}
+        # a new /config in the same browser starts afresh
+        a.get("/config", params={"task_id": "v2.todo-1"}).raise_for_status()
+        assert _finish(a)["initialfinaldiff"]["updated"] == {}
+
+
+def test_protocol_bad_input_gives_clear_errors(todo_url):
+    with httpx.Client(base_url=todo_url) as c:
+        r = c.get("/config", params={"task_id": "v2.gomail-1"})
+        assert r.status_code == 400 and "not a todo task" in r.text
+        r = c.get("/config", params={"task_id": "v2.todo-1", "latency": "soon"})
+        assert r.status_code == 400 and "latency" in r.text
+        r = c.get("/config", params={"task_id": "v2.todo-99"})
+        assert r.status_code == 400 and "no seed data" in r.text
+        # no /config at all: a fresh default state, not an error
+        assert _finish(c)["config"]["task_id"] == ""
+        assert c.get("/submit", params={"retrieved_answer": "42"}).json()["submitted"] == 1
+
+
+def test_many_concurrent_sessions_never_share_state(todo_url):
+    def episode(i: int) -> dict:
+        with httpx.Client(base_url=todo_url) as c:
+            c.get("/config", params={"task_id": f"v2.todo-{i}"}).raise_for_status()
+            for _ in range(i % 3):
+                c.post("/toggle").raise_for_status()
+            return _finish(c)
+
+    with ThreadPoolExecutor(8) as pool:
+        results = list(pool.map(episode, range(32)))
+    for i, f in enumerate(results):
+        assert f["config"]["task_id"] == f"v2.todo-{i}"
+        expect = [{"id": "1", "done": True}] if i % 3 == 1 else []
+        assert f["differences"]["items"]["updated"] == expect, i

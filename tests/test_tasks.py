@@ -1,0 +1,43 @@
+"""The task registry over agisdk, and grading through agisdk's own evaluator."""
+
+from __future__ import annotations
+
+import pytest
+
+from halo.errors import ConfigError, TaskNotFoundError
+from halo.tasks import LOCAL_SITES, canonical_id, get_task, grade, list_tasks
+
+
+def test_v2_is_our_default_and_counts_match_agisdk():
+    assert canonical_id("gomail-1") == "v2.gomail-1"
+    assert canonical_id("v1.gomail-1") == "v1.gomail-1"
+    tasks = list_tasks("v2")
+    by_site = {s: sum(t.site == s for t in tasks) for s in LOCAL_SITES}
+    assert by_site == {"gomail": 21, "gocalendar": 10, "omnizon": 10, "zilloft": 10}
+    assert len(tasks) == 121
+
+
+def test_local_and_remote_resolution():
+    remote = get_task("v2.omnizon-3")
+    assert not remote.local and remote.base_url.startswith("https://") and remote.eval_scripts
+    local = get_task("omnizon-3", sites="local", site_urls={"omnizon": "http://127.0.0.1:9999/"})
+    assert local.local and local.base_url == "http://127.0.0.1:9999" and local.remote_url == remote.remote_url
+    with pytest.raises(ConfigError, match="REAL-local serves"):
+        get_task("v2.dashdish-1", sites="local")
+    with pytest.raises(TaskNotFoundError, match="halo tasks"):
+        get_task("v2.nosuchsite-1")
+
+
+def test_grade_runs_agisdk_scripts_and_can_both_pass_and_fail():
+    task = get_task("v2.gomail-1")
+    empty = {"config": {}, "differences": {}, "initialfinaldiff": {"added": {}, "updated": {}, "deleted": {}}}
+    g = grade(task, empty, "Done")
+    assert not g.success and g.reward == 0.0 and g.details[0]["output"] == "FAILURE"
+    # the state agisdk's eval_gomail_1.py accepts: everything read, 4 amazon emails trashed
+    upd = {str(i): {"isRead": True} for i in range(1, 16)}
+    for i in ("20", "21", "22", "23"):
+        upd[i] = {"trash": True}
+    done = {"config": {}, "differences": {"emails": {"updated": []}},
+            "initialfinaldiff": {"added": {}, "deleted": {}, "updated": {"email": {"emails": upd}}}}
+    g = grade(task, done, "Done")
+    assert g.success and g.reward == 1.0 and g.details[0]["passed"]
