@@ -33,10 +33,24 @@ class Task:
     local: bool  # base_url is a REAL-local site
     points: float = 1.0
     eval_scripts: tuple[str, ...] = ()
+    protocol: bool = True  # the site speaks REAL's protocol (/config, /finish); False for plain pages
 
     @property
     def number(self) -> int:
         return int(self.name.rsplit("-", 1)[1])
+
+
+def page_task(url: str, goal: str = "", task_id: str = "page") -> Task:
+    """A plain page as a task (tests, benchmarks, demos): no ``/config``, no ``/finish``, no grading."""
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(url)
+    if parts.scheme not in ("http", "https", "file", "data", "about") or (parts.scheme in ("http", "https")
+                                                                         and not parts.netloc):
+        raise ConfigError(f"page_task needs a full URL like http://127.0.0.1:8000/page.html, got {url!r}")
+    loopback = (parts.hostname or "") in ("127.0.0.1", "localhost", "::1")
+    return Task(id=task_id, version="", name=task_id, site="page", goal=goal, base_url=url, remote_url=url,
+                local=loopback, points=0.0, eval_scripts=(), protocol=False)
 
 
 def _agisdk_task_config():
