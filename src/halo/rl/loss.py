@@ -1,0 +1,58 @@
+"""The policy-gradient loss on sampled tokens, with a ratio-clipped importance weight against the sampler.
+
+``logprobs_BT`` are the trainer's (teacher-forced) logprobs of the sampled tokens, ``sampler_logprobs_BT`` those the
+sampler reported (vLLM or the in-process backend), ``mask_BT`` marks completion tokens, ``adv_B`` one advantage per
+sample (or ``adv_BT`` per token). Dr. GRPO normalises by a constant token budget instead of each sample's length,
+so long and short completions are weighted alike per token.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import torch
+
+
+@dataclass(frozen=True)
+class LossOutput:
+    loss: torch.Tensor
+    clip_frac: float  # share of tokens whose ratio was clipped
+    ratio_mean: float
+    kl: float  # mean k3 estimate to the reference, 0 when unused
+
+
+def policy_loss(logprobs_BT: torch.Tensor, sampler_logprobs_BT: torch.Tensor, adv: torch.Tensor,
+                mask_BT: torch.Tensor, *, clip_eps: float = 0.2, loss_type: str = "dr_grpo",
+                max_tokens: int | None = None, ref_logprobs_BT: torch.Tensor | None = None,
+                kl_coef: float = 0.0) -> LossOutput:
+    """PPO-clip surrogate ``-min(r A, clip(r, 1-eps, 1+eps) A)`` per token, aggregated by ``loss_type``:
+    ``dr_grpo`` (sum / (B * max_tokens)), ``grpo`` (mean per sample, then over samples), ``token_mean``."""
+    mask = mask_BT.to(logprobs_BT.dtype)
+    adv_BT = adv.to(logprobs_BT.dtype)
+    if adv_BT.dim() == 1:
+        adv_BT = adv_BT[:, None].expand_as(logprobs_BT)
+    ratio = torch.exp(logprobs_BT - sampler_logprobs_BT.detach())
+    unclipped = ratio * adv_BT
+    clipped = torch.clamp(ratio, 1.0 - clip_eps, 1.0 + clip_eps) * adv_BT
+    per_token = -torch.minimum(unclipped, clipped)
+    kl_val = torch.zeros((), dtype=logprobs_BT.dtype)
+    if ref_logprobs_BT is not None and kl_coef > 0:
+        d = ref_logprobs_BT.detach() - logprobs_BT
+        kl_tok = torch.exp(d) - d - 1.0  # k3 estimator, >= 0
+        per_token = per_token + kl_coef * kl_tok
+        kl_val = (kl_tok * mask).sum() / mask.sum().clamp(min=1)
+    B = logprobs_BT.shape[0]
+    if loss_type == "dr_grpo":
+        budget = max_tokens if max_tokens is not None else logprobs_BT.shape[1]
+        loss = (per_token * mask).sum() / (B * budget)
+    elif loss_type == "grpo":
+        loss = ((per_token * mask).sum(1) / mask.sum(1).clamp(min=1)).mean()
+    elif loss_type == "token_mean":
+        loss = (per_token * mask).sum() / mask.sum().clamp(min=1)
+    else:
+        raise ValueError(f"loss_type must be dr_grpo, grpo or token_mean, got {loss_type!r}")
+    with torch.no_grad():
+        n = mask.sum().clamp(min=1)
+        clip_frac = float((((ratio - 1.0).abs() > clip_eps).to(mask.dtype) * mask).sum() / n)
+        ratio_mean = float((ratio * mask).sum() / n)
+    return LossOutput(loss=loss, clip_frac=clip_frac, ratio_mean=ratio_mean, kl=float(kl_val))
