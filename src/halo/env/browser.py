@@ -1,0 +1,196 @@
+"""Finding a Chromium and sharing one browser between many envs.
+
+One async Playwright (one Node driver) and one Browser per process; every episode gets its own context
+(isolated cookies and storage). A browser that died is relaunched on the next ``new_context``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import os
+import uuid
+from pathlib import Path
+from typing import Any
+
+from halo.errors import BrowserError
+
+log = logging.getLogger(__name__)
+
+LAUNCH_ARGS = ("--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+               "--disable-sync", "--no-first-run", "--disable-dev-shm-usage")
+CONTEXT_DEFAULTS: dict[str, Any] = {
+    "viewport": {"width": 1280, "height": 720},
+    "timezone_id": "America/Los_Angeles",
+    "locale": "en-US",
+    "device_scale_factor": 1,
+}
+DEBIAN_FULL = "/usr/lib/chromium/chromium"
+DEBIAN_SHELL = "/usr/lib/chromium/chromium-headless-shell"
+FIX = "run `make browser`, or set HALO_CHROMIUM=/path/to/chromium"
+
+
+def _playwright_browsers_dir() -> Path:
+    env = os.environ.get("PLAYWRIGHT_BROWSERS_PATH")
+    if env == "0":
+        import playwright
+
+        return Path(playwright.__file__).parent / "driver" / "package" / ".local-browsers"
+    if env:
+        return Path(env)
+    return Path.home() / ".cache" / "ms-playwright"
+
+
+def _playwright_chromium_installed(headless: bool) -> Path | None:
+    """The directory of the Chromium this Playwright version would launch, if it was downloaded."""
+    try:
+        import playwright
+
+        spec = json.loads((Path(playwright.__file__).parent / "driver" / "package" / "browsers.json").read_text())
+    except (OSError, ValueError, ImportError):
+        return None
+    revs = {b["name"]: b["revision"] for b in spec.get("browsers", [])}
+    names = (["chromium-headless-shell"] if headless else []) + ["chromium"]
+    root = _playwright_browsers_dir()
+    for name in names:
+        if name not in revs:
+            continue
+        d = root / f"{name.replace('-', '_')}-{revs[name]}"
+        if d.is_dir() and any(p.is_file() and os.access(p, os.X_OK) and p.name in
+                              ("chrome", "headless_shell", "chrome-headless-shell") for p in d.rglob("*")):
+            return d
+    return None
+
+
+def find_chromium(headless: bool = True) -> tuple[str | None, str]:
+    """``(executable, description)``; ``None`` means "Playwright's own Chromium". Raises ``BrowserError`` if none.
+
+    Order: ``$HALO_CHROMIUM``; Playwright's downloaded Chromium; Debian's headless shell (headless: faster resets,
+    less memory) or full Chromium.
+    """
+    env = os.environ.get("HALO_CHROMIUM")
+    if env:
+        if os.path.isfile(env) and os.access(env, os.X_OK):
+            return env, f"HALO_CHROMIUM={env}"
+        raise BrowserError(f"HALO_CHROMIUM={env} is not an executable file; fix the path or unset it")
+    pw = _playwright_chromium_installed(headless)
+    if pw is not None:
+        return None, f"Playwright's own Chromium ({pw})"
+    candidates = ([DEBIAN_SHELL] if headless else []) + [DEBIAN_FULL]
+    for c in candidates:
+        if os.path.isfile(c) and os.access(c, os.X_OK):
+            return c, f"Debian {'headless shell' if c == DEBIAN_SHELL else 'chromium'} ({c})"
+    raise BrowserError(f"no Chromium found (checked HALO_CHROMIUM, Playwright's browsers in "
+                       f"{_playwright_browsers_dir()}, {', '.join(candidates)}); {FIX}")
+
+
+class BrowserPool:
+    """One async Playwright and one Browser shared by many envs; relaunches the browser if it died.
+
+    ``async with BrowserPool() as pool: ctx = await pool.new_context()``.
+    """
+
+    def __init__(self, headless: bool = True, executable: str | None = None, slow_mo: float = 0):
+        self.headless = headless
+        self.executable = executable
+        self.slow_mo = slow_mo
+        self.description = ""
+        self.marker = f"--halo-pool={uuid.uuid4().hex[:12]}"  # ignored by Chromium; finds our processes
+        self.launches = 0
+        self._pw: Any = None
+        self._browser: Any = None
+        self._lock = asyncio.Lock()
+
+    async def __aenter__(self) -> "BrowserPool":
+        await self.start()
+        return self
+
+    async def __aexit__(self, *exc: Any) -> None:
+        await self.close()
+
+    async def start(self) -> None:
+        from playwright.async_api import async_playwright
+
+        if self._pw is None:
+            self._pw = await async_playwright().start()
+        await self._ensure_browser()
+
+    @property
+    def browser(self) -> Any:
+        return self._browser
+
+    @property
+    def alive(self) -> bool:
+        return self._browser is not None and self._browser.is_connected()
+
+    async def _launch(self) -> Any:
+        exe, desc = (self.executable, f"executable {self.executable}") if self.executable else \
+            find_chromium(self.headless)
+        kw: dict[str, Any] = {"headless": self.headless, "args": [*LAUNCH_ARGS, self.marker], "slow_mo": self.slow_mo}
+        if exe:
+            kw["executable_path"] = exe
+        try:
+            browser = await self._pw.chromium.launch(**kw)
+        except Exception as e:
+            raise BrowserError(f"Chromium failed to launch ({desc}): {str(e).splitlines()[0]}; {FIX}") from e
+        self.description = f"{desc}, version {browser.version}"
+        self.launches += 1
+        log.info("browser launched: %s", self.description)
+        return browser
+
+    async def _ensure_browser(self) -> Any:
+        if self.alive:
+            return self._browser
+        async with self._lock:
+            if not self.alive:
+                if self._browser is not None:
+                    log.warning("browser died; relaunching")
+                    try:
+                        await self._browser.close()
+                    except Exception:
+                        pass
+                self._browser = await self._launch()
+        return self._browser
+
+    async def new_context(self, **kw: Any) -> Any:
+        """A fresh BrowserContext: 1280x720, America/Los_Angeles, en-US unless overridden."""
+        if self._pw is None:
+            raise BrowserError("BrowserPool is not started; use `async with BrowserPool() as pool:`")
+        browser = await self._ensure_browser()
+        opts = {**CONTEXT_DEFAULTS, **kw}
+        try:
+            return await browser.new_context(**opts)
+        except Exception as e:
+            if not browser.is_connected():  # died between the check and the call: one more try
+                browser = await self._ensure_browser()
+                return await browser.new_context(**opts)
+            raise
+
+    def browser_pids(self) -> list[int]:
+        """PIDs of this pool's browser processes (main process first); Linux /proc only."""
+        main, others = [], []
+        for d in Path("/proc").iterdir():
+            if not d.name.isdigit():
+                continue
+            try:
+                args = (d / "cmdline").read_bytes().split(b"\0")
+            except OSError:
+                continue
+            if self.marker.encode() in args:
+                (others if any(a.startswith(b"--type=") for a in args) else main).append(int(d.name))
+        return main + others
+
+    async def close(self) -> None:
+        if self._browser is not None:
+            try:
+                await self._browser.close()
+            except Exception:
+                pass
+            self._browser = None
+        if self._pw is not None:
+            try:
+                await self._pw.stop()
+            except Exception:
+                pass
+            self._pw = None
