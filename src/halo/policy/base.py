@@ -1,0 +1,114 @@
+"""One awaitable interface for every policy backend (vLLM/OpenAI server, in-process transformers, scripted).
+
+A backend turns a prompt into raw completions; this base class builds the prompt from the observation, parses
+each completion into an action (errors as data) and returns ``Sample``s. Logprobs, where a backend has them, are
+of the distribution it sampled from: ``log_softmax(logits / temperature)`` (``temperature`` 1 for greedy).
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from dataclasses import dataclass
+
+from halo.env.actions import Action
+from halo.env.types import Observation
+from halo.policy.parse import ParseResult, parse_action
+from halo.policy.prompt import Prompt, PromptConfig, build_prompt
+
+
+@dataclass(frozen=True)
+class DecodingConfig:
+    """Sampling settings. ``top_k`` 0 and ``top_p`` 1 sample the full distribution (on-policy RL needs this)."""
+
+    temperature: float = 0.7
+    top_p: float = 1.0
+    top_k: int = 0
+    max_tokens: int = 300
+    constrained: bool = False  # hold decoding to the action grammar (grammar.py)
+    seed: int | None = None
+
+    def __post_init__(self) -> None:
+        if self.temperature < 0:
+            raise ValueError(f"temperature must be >= 0, got {self.temperature}")
+        if not 0 < self.top_p <= 1:
+            raise ValueError(f"top_p must be in (0, 1], got {self.top_p}")
+        if self.max_tokens < 1:
+            raise ValueError(f"max_tokens must be >= 1, got {self.max_tokens}")
+
+
+@dataclass(frozen=True)
+class Completion:
+    """What a backend returns for one sample, before parsing."""
+
+    text: str
+    token_ids: tuple[int, ...] | None = None
+    logprobs: tuple[float, ...] | None = None
+    finish_reason: str | None = None  # "stop" | "length"
+    prompt_tokens: int | None = None
+    sampler_logprobs: tuple[float, ...] | None = None  # under constrained decoding: of the masked distribution
+
+
+@dataclass(frozen=True)
+class Sample:
+    """One sampled reply: its text, the parsed action or parse error, and token data where available."""
+
+    text: str
+    parsed: ParseResult
+    token_ids: tuple[int, ...] | None = None
+    logprobs: tuple[float, ...] | None = None
+    finish_reason: str | None = None
+    prompt_tokens: int | None = None
+    sampler_logprobs: tuple[float, ...] | None = None  # constrained decoding only (see Completion)
+
+    @property
+    def action(self) -> Action | None:
+        return self.parsed.action
+
+    @property
+    def error(self) -> str | None:
+        return self.parsed.error
+
+
+class PolicyBackend(ABC):
+    """Observation in, parsed samples out. Subclasses implement ``complete``."""
+
+    name = "policy"
+
+    def __init__(self, decoding: DecodingConfig | None = None, prompt: PromptConfig | None = None):
+        self.decoding = decoding or DecodingConfig()
+        self.prompt_config = prompt or PromptConfig()
+
+    def build_prompt(self, obs: Observation) -> Prompt:
+        return build_prompt(obs, self.prompt_config)
+
+    @abstractmethod
+    async def complete(self, prompt: Prompt, obs: Observation, n: int, temperature: float) -> list[Completion]:
+        """``n`` completions of ``prompt``; ``temperature`` 0 means greedy."""
+
+    async def sample_actions(self, obs: Observation, n: int = 1, temperature: float | None = None) -> list[Sample]:
+        """``n`` independent samples at ``temperature`` (the decoding config's when None)."""
+        if n < 1:
+            raise ValueError(f"n must be >= 1, got {n}")
+        t = self.decoding.temperature if temperature is None else temperature
+        prompt = self.build_prompt(obs)
+        return [self._sample(c, obs) for c in await self.complete(prompt, obs, n, t)]
+
+    async def sample_single(self, obs: Observation) -> Sample:
+        """The greedy reply (temperature 0)."""
+        prompt = self.build_prompt(obs)
+        return self._sample((await self.complete(prompt, obs, 1, 0.0))[0], obs)
+
+    @staticmethod
+    def _sample(c: Completion, obs: Observation) -> Sample:
+        return Sample(text=c.text, parsed=parse_action(c.text, obs), token_ids=c.token_ids, logprobs=c.logprobs,
+                      finish_reason=c.finish_reason, prompt_tokens=c.prompt_tokens,
+                      sampler_logprobs=c.sampler_logprobs)
+
+    async def aclose(self) -> None:
+        """Release connections or models."""
+
+    async def __aenter__(self):
+        return self
+
+    async def __aexit__(self, *exc) -> None:
+        await self.aclose()

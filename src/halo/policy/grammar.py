@@ -1,0 +1,144 @@
+"""The action space as JSON schema: one table feeds the prompt's tool schemas and constrained decoding.
+
+A reply is one tool call ``{"name": <tool>, "arguments": {...}}``. Three tools:
+``computer_use`` (Qwen3-VL's own, coordinates 0..1000), ``browser`` (element actions on accessibility-tree ids,
+``goto``, ``go_back``) and ``send_msg_to_user``. Constrained decoding holds a model to this schema: vLLM takes it
+in the request (``structured_outputs`` / legacy ``guided_json``), in-process decoding compiles it with xgrammar.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from typing import Any, Iterable
+
+from halo.env.actions import COMPUTER_USE_ACTIONS, COORD_MAX, ELEMENT_ACTIONS, MAX_TEXT
+
+COMPUTER_TOOL = "computer_use"
+BROWSER_TOOL = "browser"
+MESSAGE_TOOL = "send_msg_to_user"
+TOOL_NAMES = (COMPUTER_TOOL, BROWSER_TOOL, MESSAGE_TOOL)
+NAV_ACTIONS = ("goto", "go_back")
+
+_COORD = {"type": "array", "items": {"type": "integer", "minimum": 0, "maximum": COORD_MAX}, "minItems": 2,
+          "maxItems": 2}
+_TEXT = {"type": "string", "maxLength": MAX_TEXT}
+_ELEMENT = {"type": "string", "minLength": 1, "maxLength": 32}
+_PIXELS = {"type": "integer", "minimum": -10000, "maximum": 10000}
+
+# action -> (argument properties, required arguments, one-line description for the prompt)
+ACTION_ARGS: dict[str, tuple[dict[str, Any], tuple[str, ...], str]] = {
+    "key": ({"keys": {"type": "array", "items": {"type": "string", "minLength": 1, "maxLength": 16}, "minItems": 1,
+                      "maxItems": 5}}, ("keys",), "Press a key chord, e.g. keys=[\"ctrl\", \"a\"] or [\"Enter\"]."),
+    "type": ({"text": _TEXT}, ("text",), "Type text into the focused field."),
+    "mouse_move": ({"coordinate": _COORD}, ("coordinate",), "Move the mouse to coordinate."),
+    "left_click": ({"coordinate": _COORD}, ("coordinate",), "Left-click at coordinate."),
+    "left_click_drag": ({"coordinate": _COORD, "start_coordinate": _COORD}, ("coordinate",),
+                        "Drag (from start_coordinate, or the mouse position) to coordinate."),
+    "right_click": ({"coordinate": _COORD}, ("coordinate",), "Right-click at coordinate."),
+    "middle_click": ({"coordinate": _COORD}, ("coordinate",), "Middle-click at coordinate."),
+    "double_click": ({"coordinate": _COORD}, ("coordinate",), "Double-click at coordinate."),
+    "triple_click": ({"coordinate": _COORD}, ("coordinate",), "Triple-click (select a line) at coordinate."),
+    "scroll": ({"pixels": _PIXELS, "coordinate": _COORD}, ("pixels",),
+               "Scroll by pixels at coordinate (positive = up, negative = down)."),
+    "hscroll": ({"pixels": _PIXELS, "coordinate": _COORD}, ("pixels",),
+                "Scroll sideways by pixels (positive = left)."),
+    "wait": ({"time": {"type": "integer", "minimum": 0, "maximum": 30}}, ("time",), "Wait time seconds."),
+    "terminate": ({"status": {"type": "string", "enum": ["success", "failure"]}}, ("status",),
+                  "End the task, reporting success or failure."),
+    "answer": ({"text": _TEXT}, ("text",), "End the task with an answer text."),
+    "click": ({"element": _ELEMENT}, ("element",), "Click the element with this id."),
+    "hover": ({"element": _ELEMENT}, ("element",), "Hover over the element."),
+    "fill": ({"element": _ELEMENT, "value": _TEXT}, ("element", "value"), "Replace the text of a field."),
+    "select_option": ({"element": _ELEMENT, "options": {"type": "array", "items": _TEXT, "minItems": 1,
+                                                        "maxItems": 8}},
+                      ("element", "options"), "Choose options of a <select>."),
+    "press": ({"element": _ELEMENT, "key": {"type": "string", "minLength": 1, "maxLength": 32}}, ("element", "key"),
+              "Focus the element and press a key (\"Enter\")."),
+    "goto": ({"url": {"type": "string", "minLength": 1, "maxLength": 512}}, ("url",), "Open a URL."),
+    "go_back": ({}, (), "Go back one page."),
+}
+
+
+def tool_of(action_name: str) -> str:
+    """The tool an action belongs to (``left_click`` -> ``computer_use``)."""
+    if action_name == MESSAGE_TOOL:
+        return MESSAGE_TOOL
+    return COMPUTER_TOOL if action_name in COMPUTER_USE_ACTIONS else BROWSER_TOOL
+
+
+def browser_actions(include_elements: bool) -> tuple[str, ...]:
+    return (ELEMENT_ACTIONS if include_elements else ()) + NAV_ACTIONS
+
+
+def _args_schema(action: str, element_ids: Iterable[str] | None, with_action: bool = True) -> dict[str, Any]:
+    props, required, _ = ACTION_ARGS[action]
+    props = copy.deepcopy(props)
+    if element_ids is not None and "element" in props:
+        props["element"] = {"type": "string", "enum": sorted(element_ids)}
+    if with_action:
+        props = {"action": {"const": action}, **props}
+        required = ("action", *required)
+    return {"type": "object", "properties": props, "required": list(required), "additionalProperties": False}
+
+
+def action_json_schema(include_elements: bool = True, element_ids: Iterable[str] | None = None) -> dict[str, Any]:
+    """JSON schema of one tool call. ``element_ids`` (the current page's) pins element actions to real ids."""
+    ids = None if element_ids is None else tuple(element_ids)
+    if ids is not None and not ids:
+        include_elements = False  # no element on the page: an enum of nothing would admit no element action
+    calls = []
+    for action in COMPUTER_USE_ACTIONS + browser_actions(include_elements):
+        calls.append({"type": "object", "properties": {"name": {"const": tool_of(action)},
+                                                       "arguments": _args_schema(action, ids)},
+                      "required": ["name", "arguments"], "additionalProperties": False})
+    calls.append({"type": "object", "properties": {"name": {"const": MESSAGE_TOOL},
+                                                   "arguments": {"type": "object", "properties": {"text": _TEXT},
+                                                                 "required": ["text"],
+                                                                 "additionalProperties": False}},
+                  "required": ["name", "arguments"], "additionalProperties": False})
+    return {"anyOf": calls}
+
+
+def tool_schemas(include_elements: bool = True) -> list[dict[str, Any]]:
+    """The tools in OpenAI/Qwen function format, as listed inside ``<tools></tools>`` of the system prompt."""
+    def tool(name: str, description: str, actions: tuple[str, ...]) -> dict[str, Any]:
+        props: dict[str, Any] = {"action": {"type": "string", "enum": list(actions), "description": "\n".join(
+            f"* `{a}`: {ACTION_ARGS[a][2]}" for a in actions)}}
+        for a in actions:
+            for k, v in ACTION_ARGS[a][0].items():
+                props.setdefault(k, {kk: vv for kk, vv in v.items() if kk in ("type", "enum", "items")})
+        return {"type": "function", "function": {"name": name, "description": description, "parameters": {
+            "type": "object", "properties": props, "required": ["action"]}}}
+
+    computer = tool(COMPUTER_TOOL, "Use a mouse and keyboard to interact with the web page, seen in the screenshot.\n"
+                    f"* The screen's resolution is {COORD_MAX}x{COORD_MAX}: coordinate [x, y] is relative, "
+                    f"0..{COORD_MAX} from the left and top edges.\n"
+                    "* Click buttons, links and fields at the centre of the element.", COMPUTER_USE_ACTIONS)
+    browser = tool(BROWSER_TOOL, "Act on the page by element id (the [id] of the accessibility tree) or navigate."
+                   if include_elements else "Navigate the browser.", browser_actions(include_elements))
+    message = {"type": "function", "function": {
+        "name": MESSAGE_TOOL, "description": "Send the final message to the user (the answer, or that the task is "
+        "done). This ends the task and it is graded.",
+        "parameters": {"type": "object", "properties": {"text": {"type": "string"}}, "required": ["text"]}}}
+    return [computer, browser, message]
+
+
+# ---------------------------------------------------------------- in-process constrained decoding (xgrammar)
+TOOL_CALL_OPEN = "<tool_call>\n"
+TOOL_CALL_CLOSE = "\n</tool_call>"
+
+
+def compile_tool_call_grammar(tokenizer: Any, schema: dict[str, Any] | None = None, vocab_size: int | None = None):
+    """Compile ``<tool_call>\\n{schema JSON}\\n</tool_call>`` for a Hugging Face tokenizer with xgrammar.
+
+    Returns an ``xgrammar.CompiledGrammar``. The JSON is compact (no free whitespace) so a weak model cannot
+    spend its token budget on spaces.
+    """
+    import xgrammar as xgr
+
+    info = xgr.TokenizerInfo.from_huggingface(tokenizer, vocab_size=vocab_size)
+    body = xgr.Grammar.from_json_schema(json.dumps(schema or action_json_schema()), any_whitespace=False)
+    grammar = xgr.Grammar.concat(xgr.Grammar.from_ebnf(f"root ::= {json.dumps(TOOL_CALL_OPEN)}"), body,
+                                 xgr.Grammar.from_ebnf(f"root ::= {json.dumps(TOOL_CALL_CLOSE)}"))
+    return xgr.GrammarCompiler(info).compile_grammar(grammar)

@@ -1,0 +1,215 @@
+"""In-process Qwen3-VL with transformers (a local directory or a cached hub id), optionally with a LoRA adapter.
+
+Sampled tokens come back with their logprobs computed exactly as a trainer computes them: the sampler's raw
+logits (``generate(output_logits=True)``) and a teacher-forced forward (``token_logprobs``) give the same numbers
+(tested to <= 1e-4). Training forwards must carry ``mm_token_type_ids``; ``training_batch`` builds them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import os
+import threading
+from dataclasses import dataclass
+from typing import Any, Sequence
+
+from halo.env.types import Observation
+from halo.errors import PolicyError
+from halo.policy.base import Completion, DecodingConfig, PolicyBackend
+from halo.policy.prompt import Prompt, PromptConfig
+
+
+def load_model(path: str | os.PathLike, adapter: str | os.PathLike | None = None, dtype: str = "float32",
+               device: str = "cpu"):
+    """The Qwen3-VL model (and the PEFT adapter on top, if given), in eval mode."""
+    import torch
+    from transformers import AutoModelForImageTextToText
+
+    try:
+        model = AutoModelForImageTextToText.from_pretrained(path, dtype=getattr(torch, dtype)).to(device).eval()
+    except OSError as e:
+        raise PolicyError(f"cannot load the model from {path!s} ({e}); build the tiny one with "
+                          "`halo model tiny DIR`, or give a downloaded Qwen3-VL directory") from None
+    if adapter:
+        from peft import PeftModel
+
+        if not os.path.isfile(os.path.join(adapter, "adapter_config.json")):
+            raise PolicyError(f"no PEFT adapter at {adapter!s} (adapter_config.json missing); train one with "
+                              "`halo train ...` or drop --adapter")
+        model = PeftModel.from_pretrained(model, adapter).eval()
+    return model
+
+
+@dataclass
+class TrainingBatch:
+    """Prompt repeated once per completion, completions right-padded; ``mask_BT`` marks completion targets."""
+
+    inputs: dict[str, Any]  # model kwargs: input_ids, attention_mask, mm_token_type_ids, pixel_values, image_grid_thw
+    mask_BT: Any  # bool, aligned with input_ids[:, 1:] (the predicted positions)
+    prompt_len: int
+
+
+def training_batch(encoded: Any, completions: Sequence[Sequence[int]], pad_id: int) -> TrainingBatch:
+    """Teacher-forcing batch for one encoded prompt (processor output, batch 1) and its completions' token ids."""
+    import torch
+
+    P = encoded["input_ids"].shape[1]
+    B, L = len(completions), max(1, max(len(c) for c in completions))
+    ids = torch.full((B, P + L), pad_id, dtype=torch.long)
+    att = torch.zeros((B, P + L), dtype=torch.long)
+    mask = torch.zeros((B, P + L), dtype=torch.bool)
+    for i, c in enumerate(completions):
+        ids[i, :P] = encoded["input_ids"][0]
+        ids[i, P:P + len(c)] = torch.tensor(list(c), dtype=torch.long)
+        att[i, :P + len(c)] = 1
+        mask[i, P:P + len(c)] = True
+    mm = torch.zeros_like(ids)
+    mm[:, :P] = encoded["mm_token_type_ids"][0]
+    inputs = dict(input_ids=ids, attention_mask=att, mm_token_type_ids=mm)
+    if "pixel_values" in encoded:
+        inputs["pixel_values"] = encoded["pixel_values"].repeat(B, 1)
+        inputs["image_grid_thw"] = encoded["image_grid_thw"].repeat(B, 1)
+    return TrainingBatch(inputs=inputs, mask_BT=mask[:, 1:], prompt_len=P)
+
+
+def token_logprobs(model: Any, batch: TrainingBatch, temperature: float = 1.0):
+    """Per-token logprobs of the batch's completions (``logprobs_BT``, zero outside ``mask_BT``). Differentiable:
+    call under ``torch.no_grad()`` to score, with grad to train."""
+    import torch
+
+    logits = model(**batch.inputs, use_cache=False).logits[:, :-1].float()
+    if temperature > 0 and temperature != 1.0:
+        logits = logits / temperature
+    targets = batch.inputs["input_ids"][:, 1:]
+    lp = torch.log_softmax(logits, -1).gather(-1, targets.unsqueeze(-1)).squeeze(-1)
+    return lp * batch.mask_BT
+
+
+class _CopyingProcessor:
+    """xgrammar masks scores in place, and transformers keeps the same tensor as the "raw" logits it returns:
+    hand xgrammar a copy so the reported logprobs stay the model's own (the ones a trainer recomputes)."""
+
+    def __init__(self, inner: Any):
+        self.inner = inner
+
+    def __call__(self, input_ids, scores):
+        return self.inner(input_ids, scores.clone())
+
+
+class HFPolicy(PolicyBackend):
+    """Qwen3-VL in this process. Generation runs in a worker thread, one call at a time."""
+
+    name = "hf"
+
+    def __init__(self, model_path: str | os.PathLike, adapter: str | os.PathLike | None = None,
+                 decoding: DecodingConfig | None = None, prompt: PromptConfig | None = None, threads: int | None = None,
+                 dtype: str = "float32", device: str = "cpu"):
+        super().__init__(decoding, prompt)
+        import torch
+
+        from halo.policy.processor import load_processor
+
+        if threads:
+            torch.set_num_threads(threads)
+        self.model_path, self.adapter = str(model_path), (str(adapter) if adapter else None)
+        try:
+            self.processor = load_processor(model_path)
+        except OSError as e:
+            raise PolicyError(f"cannot load a processor from {model_path!s} ({e}); build the tiny model with "
+                              "`halo model tiny DIR`, or give a downloaded Qwen3-VL directory") from None
+        self.model = load_model(model_path, adapter, dtype, device)
+        self.device = device
+        tok = self.processor.tokenizer
+        gc = self.model.generation_config
+        eos = gc.eos_token_id if gc.eos_token_id is not None else tok.eos_token_id
+        self.eos_ids = set(eos if isinstance(eos, list) else [eos])
+        self.pad_id = tok.pad_token_id if tok.pad_token_id is not None else next(iter(self.eos_ids))
+        self._lock = threading.Lock()
+        self._grammar = None
+        self._calls = 0
+
+    # ------------------------------------------------------------ encoding
+    def encode(self, prompt: Prompt):
+        """Processor output for one prompt (batch 1): input_ids, attention_mask, mm_token_type_ids, pixels."""
+        text = self.processor.apply_chat_template(prompt.hf_messages(), tokenize=False, add_generation_prompt=True)
+        cfg = self.prompt_config
+        enc = self.processor(text=[text], images=[prompt.pil_image()], return_tensors="pt",
+                             size={"shortest_edge": cfg.min_pixels, "longest_edge": cfg.max_pixels})
+        return enc.to(self.device)
+
+    def encode_obs(self, obs: Observation):
+        return self.encode(self.build_prompt(obs))
+
+    # ------------------------------------------------------------ sampling
+    async def complete(self, prompt: Prompt, obs: Observation, n: int, temperature: float) -> list[Completion]:
+        return await asyncio.to_thread(self._complete_sync, prompt, obs, n, temperature)
+
+    def _logits_processors(self, obs: Observation) -> list:
+        if not self.decoding.constrained:
+            return []
+        import xgrammar as xgr
+
+        from halo.policy.grammar import action_json_schema, compile_tool_call_grammar
+
+        vocab = self.model.get_output_embeddings().weight.shape[0]
+        if self.prompt_config.include_axtree:  # element ids pinned to this page's
+            compiled = compile_tool_call_grammar(self.processor.tokenizer, action_json_schema(
+                element_ids=obs.elements), vocab_size=vocab)
+        else:
+            if self._grammar is None:
+                self._grammar = compile_tool_call_grammar(self.processor.tokenizer,
+                                                          action_json_schema(include_elements=False),
+                                                          vocab_size=vocab)
+            compiled = self._grammar
+        return [_CopyingProcessor(xgr.contrib.hf.LogitsProcessor(compiled))]
+
+    def _complete_sync(self, prompt: Prompt, obs: Observation, n: int, temperature: float) -> list[Completion]:
+        import torch
+        from transformers import LogitsProcessorList
+
+        d = self.decoding
+        with self._lock, torch.no_grad():
+            enc = self.encode(prompt)
+            P = enc["input_ids"].shape[1]
+            if d.seed is not None:
+                torch.manual_seed(d.seed + self._calls)
+            self._calls += 1
+            sampling = temperature > 0
+            kw: dict[str, Any] = dict(do_sample=sampling, max_new_tokens=d.max_tokens, num_return_sequences=n,
+                                      output_logits=True, output_scores=d.constrained,
+                                      return_dict_in_generate=True, pad_token_id=self.pad_id,
+                                      logits_processor=LogitsProcessorList(self._logits_processors(obs)))
+            if sampling:
+                kw.update(temperature=temperature, top_p=d.top_p, top_k=d.top_k or None)
+            else:
+                kw.update(temperature=None, top_p=None, top_k=None)
+            out = self.model.generate(**enc, **kw)
+        seqs = out.sequences[:, P:]
+        logits = torch.stack(out.logits, 1).float()  # raw logits, before any processor (B, T, V)
+        if sampling and temperature != 1.0:
+            logits = logits / temperature
+        lps = torch.log_softmax(logits, -1).gather(-1, seqs.unsqueeze(-1)).squeeze(-1)
+        results = []
+        for row, lp in zip(seqs.tolist(), lps.tolist()):
+            end = next((i + 1 for i, t in enumerate(row) if t in self.eos_ids), None)
+            ids = row[:end] if end else row
+            text = self.processor.tokenizer.decode(ids, skip_special_tokens=True)
+            results.append(Completion(text=text, token_ids=tuple(ids), logprobs=tuple(lp[:len(ids)]),
+                                      finish_reason="stop" if end else "length", prompt_tokens=P))
+        if d.constrained:  # the grammar changes the sampling distribution: keep its logprobs beside the model's
+            scores = torch.log_softmax(torch.stack(out.scores, 1).float(), -1).gather(-1, seqs.unsqueeze(-1))
+            results = [dataclasses.replace(c, sampler_logprobs=tuple(s[:len(c.token_ids)]))
+                       for c, s in zip(results, scores.squeeze(-1).tolist())]
+        return results
+
+    # ------------------------------------------------------------ scoring (what a trainer computes)
+    def score(self, prompt: Prompt, completions: Sequence[Sequence[int]], temperature: float = 1.0) -> list[list[float]]:
+        """Teacher-forced logprobs of given completion token ids under the current model."""
+        import torch
+
+        with self._lock, torch.no_grad():
+            batch = training_batch(self.encode(prompt), completions, self.pad_id)
+            lp = token_logprobs(self.model, batch, temperature)
+        P = batch.prompt_len
+        return [lp[i, P - 1:P - 1 + len(c)].tolist() for i, c in enumerate(completions)]

@@ -1,0 +1,177 @@
+"""A policy served over the OpenAI chat-completions protocol: vLLM (base model or a LoRA adapter by name),
+OpenAI itself (the GPT baseline), or any compatible server.
+
+One request carries the base64 screenshot and asks for ``n`` samples with logprobs. Only named transient
+failures are retried (connection refused or reset, timeouts, HTTP 408/429/5xx), with exponential backoff; any
+other answer is a ``PolicyError`` carrying the server's own message.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+from dataclasses import dataclass
+from typing import Any
+
+import httpx
+
+from halo.env.types import Observation
+from halo.errors import PolicyError
+from halo.policy.base import Completion, DecodingConfig, PolicyBackend
+from halo.policy.grammar import action_json_schema
+from halo.policy.prompt import Prompt, PromptConfig
+
+TRANSIENT_STATUS = frozenset({408, 429, 500, 502, 503, 504})
+TRANSIENT_ERRORS = (httpx.ConnectError, httpx.ConnectTimeout, httpx.ReadTimeout, httpx.WriteTimeout,
+                    httpx.PoolTimeout, httpx.RemoteProtocolError, httpx.ReadError, httpx.WriteError)
+
+
+@dataclass(frozen=True)
+class ServerConfig:
+    """Where the policy is served. ``kind`` "vllm" adds vLLM's extras (token ids, top_k, guided decoding)."""
+
+    base_url: str = "http://127.0.0.1:8000/v1"
+    model: str = "Qwen/Qwen3-VL-8B-Instruct"  # or a LoRA adapter's served name
+    kind: str = "vllm"  # "vllm" | "openai"
+    api_key_env: str | None = None  # name of the environment variable holding the key, if the server wants one
+    timeout_s: float = 120.0
+    max_retries: int = 4
+    backoff_s: float = 1.0  # first retry delay; doubles each retry
+    max_backoff_s: float = 30.0
+    guided_style: str = "structured_outputs"  # vLLM >= 0.11; "guided_json" for older servers
+    start_hint: str = "halo serve-policy --mode qwen3vl_base"
+
+    def __post_init__(self) -> None:
+        if self.kind not in ("vllm", "openai"):
+            raise ValueError(f"server kind must be 'vllm' or 'openai', got {self.kind!r}")
+        if self.guided_style not in ("structured_outputs", "guided_json"):
+            raise ValueError(f"guided_style must be structured_outputs or guided_json, got {self.guided_style!r}")
+        if not self.base_url.startswith(("http://", "https://")):
+            raise ValueError(f"base_url must start with http:// or https://, got {self.base_url!r}")
+
+
+class OpenAIPolicy(PolicyBackend):
+    name = "openai"
+
+    def __init__(self, server: ServerConfig | None = None, decoding: DecodingConfig | None = None,
+                 prompt: PromptConfig | None = None, client: httpx.AsyncClient | None = None):
+        super().__init__(decoding, prompt)
+        self.server = server or ServerConfig()
+        self.url = self.server.base_url.rstrip("/")
+        headers = {}
+        key = os.environ.get(self.server.api_key_env) if self.server.api_key_env else None
+        if key:
+            headers["Authorization"] = f"Bearer {key}"
+        self._client = client or httpx.AsyncClient(timeout=self.server.timeout_s, headers=headers)
+        self.retries = 0  # retried requests so far (for metrics)
+
+    def request_body(self, prompt: Prompt, obs: Observation, n: int, temperature: float) -> dict[str, Any]:
+        d, s = self.decoding, self.server
+        body: dict[str, Any] = {"model": s.model, "messages": prompt.openai_messages(), "n": n,
+                                "temperature": temperature, "max_tokens": d.max_tokens, "logprobs": True}
+        if temperature > 0 and d.top_p < 1:
+            body["top_p"] = d.top_p
+        if d.seed is not None:
+            body["seed"] = d.seed
+        schema = None
+        if d.constrained:
+            ids = obs.elements if self.prompt_config.include_axtree else None
+            schema = action_json_schema(include_elements=self.prompt_config.include_axtree, element_ids=ids)
+        if s.kind == "vllm":
+            body["return_token_ids"] = True
+            body["skip_special_tokens"] = True
+            if temperature > 0 and d.top_k:
+                body["top_k"] = d.top_k
+            if schema is not None:
+                body[s.guided_style] = {"json": schema} if s.guided_style == "structured_outputs" else schema
+        elif schema is not None:
+            body["response_format"] = {"type": "json_schema",
+                                       "json_schema": {"name": "tool_call", "schema": schema, "strict": False}}
+        return body
+
+    async def complete(self, prompt: Prompt, obs: Observation, n: int, temperature: float) -> list[Completion]:
+        data = await self.post("/chat/completions", self.request_body(prompt, obs, n, temperature))
+        try:
+            return completions_from_response(data)
+        except (KeyError, TypeError, ValueError, IndexError) as e:
+            raise PolicyError(f"{self.url}/chat/completions answered without usable choices ({e!r}): "
+                              f"{json.dumps(data)[:300]}") from None
+
+    async def post(self, path: str, body: dict[str, Any]) -> dict[str, Any]:
+        """POST with retries on transient failures; a PolicyError names the URL and what to do."""
+        s = self.server
+        url = self.url + path
+        last = ""
+        for attempt in range(s.max_retries + 1):
+            if attempt:
+                self.retries += 1
+                await asyncio.sleep(min(s.backoff_s * 2 ** (attempt - 1), s.max_backoff_s))
+            try:
+                r = await self._client.post(url, json=body)
+            except TRANSIENT_ERRORS as e:
+                last = f"{type(e).__name__}: {e}" if str(e) else type(e).__name__
+                if isinstance(e, (httpx.ConnectError, httpx.ConnectTimeout)):
+                    last = f"cannot connect ({last})"
+                continue
+            except httpx.HTTPError as e:
+                raise PolicyError(f"request to {url} failed: {type(e).__name__}: {e}") from None
+            if r.status_code in TRANSIENT_STATUS:
+                last = f"HTTP {r.status_code}: {r.text[:200]}"
+                continue
+            if r.status_code >= 400:
+                raise PolicyError(f"{url} answered HTTP {r.status_code}: {r.text[:500]}"
+                                  + (f" (is model {s.model!r} served there? check {self.url}/models)"
+                                     if r.status_code == 404 else ""))
+            try:
+                return r.json()
+            except ValueError:
+                raise PolicyError(f"{url} answered HTTP {r.status_code} with non-JSON: {r.text[:200]!r}") from None
+        hint = (f"; start a server with `{s.start_hint}` (on a GPU machine) or point --base-url at one"
+                if "connect" in last else "")
+        raise PolicyError(f"policy server at {self.url} failed after {s.max_retries + 1} attempts "
+                          f"(last: {last}){hint}")
+
+    async def load_lora_adapter(self, name: str, path: str) -> None:
+        """Ask vLLM (runtime LoRA updating on) to load or replace an adapter served as ``model=name``."""
+        await self._admin("/load_lora_adapter", {"lora_name": name, "lora_path": path})
+
+    async def unload_lora_adapter(self, name: str) -> None:
+        await self._admin("/unload_lora_adapter", {"lora_name": name})
+
+    async def _admin(self, path: str, body: dict[str, Any]) -> None:
+        r = await self._client.post(self.url + path, json=body)
+        if r.status_code >= 400:
+            raise PolicyError(f"{self.url}{path} answered HTTP {r.status_code}: {r.text[:300]} (vLLM needs "
+                              "--enable-lora and VLLM_ALLOW_RUNTIME_LORA_UPDATING=True)")
+
+    async def aclose(self) -> None:
+        await self._client.aclose()
+
+
+def completions_from_response(data: dict[str, Any]) -> list[Completion]:
+    """Choices of a chat-completions response, in index order. Native tool calls become ``<tool_call>`` text."""
+    usage = data.get("usage") or {}
+    out = []
+    for ch in sorted(data["choices"], key=lambda c: c.get("index", 0)):
+        msg = ch.get("message") or {}
+        text = msg.get("content") or ""
+        for call in msg.get("tool_calls") or []:
+            fn = call.get("function") or {}
+            args = fn.get("arguments")
+            try:
+                args = json.loads(args) if isinstance(args, str) else args
+            except ValueError:
+                pass  # leave the string: the parser reports or repairs it
+            text += "\n<tool_call>\n" + json.dumps({"name": fn.get("name"), "arguments": args}) + "\n</tool_call>"
+        content = ((ch.get("logprobs") or {}).get("content")) or None
+        logprobs = tuple(float(t["logprob"]) for t in content) if content else None
+        token_ids = ch.get("token_ids")
+        if token_ids is None and content and all(str(t.get("token", "")).startswith("token_id:") for t in content):
+            token_ids = [int(t["token"].split(":", 1)[1]) for t in content]
+        out.append(Completion(text=text, token_ids=tuple(token_ids) if token_ids is not None else None,
+                              logprobs=logprobs, finish_reason=ch.get("finish_reason"),
+                              prompt_tokens=usage.get("prompt_tokens")))
+    if not out:
+        raise ValueError("no choices")
+    return out

@@ -1,0 +1,188 @@
+"""Qwen3-VL computer-use prompts, rebuilt fresh from each observation so they stay bounded.
+
+Shape (REFERENCE.md §2): a system turn "You are a helpful assistant." with the Nous function-calling block
+(``# Tools``, the tool schemas inside ``<tools></tools>``, reply inside ``<tool_call></tool_call>``), then one user
+turn holding the screenshot, the goal, the URL, the last actions and optionally the accessibility tree. The
+screenshot is resized here to the pixel budget (sides snapped to multiples of 32, Qwen3-VL's patch 16 x merge 2),
+so every backend sees the same image and the same number of visual tokens.
+"""
+
+from __future__ import annotations
+
+import base64
+import io
+import json
+import math
+from dataclasses import dataclass
+from typing import Any
+
+from halo.env.actions import Action, LeftClickDrag, SendMsgToUser
+from halo.env.types import Observation
+from halo.policy.grammar import MESSAGE_TOOL, tool_of, tool_schemas
+
+PATCH_FACTOR = 32  # patch 16 x spatial merge 2: one visual token per 32x32 pixels
+SYSTEM_HEAD = "You are a helpful assistant."
+NOUS_TOOLS = """# Tools
+
+You may call one or more functions to assist with the user query.
+
+You are provided with function signatures within <tools></tools> XML tags:
+<tools>
+{tools}
+</tools>
+
+For each function call, return a json object with function name and arguments within <tool_call></tool_call> XML tags:
+<tool_call>
+{{"name": <function-name>, "arguments": <args-json-object>}}
+</tool_call>"""
+AGENT_RULES = """You are a web agent operating a browser to complete the user's goal. Each turn you see a fresh screenshot \
+and the last actions. Reply with exactly one tool call. When the goal is done (or it asks for information), call \
+send_msg_to_user with the answer or a short confirmation: the task is graded only after that message."""
+
+
+@dataclass(frozen=True)
+class PromptConfig:
+    """How observations become prompts. The pixel budget bounds the visual tokens (``max_pixels`` / 1024)."""
+
+    max_pixels: int = 1280 * 720  # a 1280x720 screenshot -> 1280x704 -> 880 visual tokens
+    min_pixels: int = 64 * 32 * 32
+    include_axtree: bool = False
+    axtree_max_chars: int = 6000
+    history: int = 5
+    image_format: str = "png"  # what the resized screenshot is re-encoded as (png keeps text crisp)
+
+    def __post_init__(self) -> None:
+        if self.min_pixels < PATCH_FACTOR ** 2 or self.max_pixels < self.min_pixels:
+            raise ValueError(f"pixel budget needs {PATCH_FACTOR ** 2} <= min_pixels <= max_pixels, "
+                             f"got min_pixels={self.min_pixels}, max_pixels={self.max_pixels}")
+        if self.image_format not in ("png", "jpeg"):
+            raise ValueError(f"image_format must be png or jpeg, got {self.image_format!r}")
+
+
+@dataclass(frozen=True)
+class Prompt:
+    """One step's prompt, independent of the backend. ``image`` is already resized to the budget."""
+
+    system: str
+    user_text: str
+    image: bytes
+    image_mime: str
+    image_size: tuple[int, int]  # width, height after resizing
+
+    @property
+    def visual_tokens(self) -> int:
+        return (self.image_size[0] // PATCH_FACTOR) * (self.image_size[1] // PATCH_FACTOR)
+
+    def image_data_url(self) -> str:
+        return f"data:{self.image_mime};base64,{base64.b64encode(self.image).decode('ascii')}"
+
+    def openai_messages(self) -> list[dict[str, Any]]:
+        """Chat-completions messages: the image as a base64 data URL (vLLM, OpenAI and compatible servers)."""
+        return [{"role": "system", "content": self.system},
+                {"role": "user", "content": [{"type": "image_url", "image_url": {"url": self.image_data_url()}},
+                                             {"type": "text", "text": self.user_text}]}]
+
+    def hf_messages(self) -> list[dict[str, Any]]:
+        """Messages for a Hugging Face processor's chat template (every content a list of parts; the image is
+        passed to the processor separately, in order)."""
+        return [{"role": "system", "content": [{"type": "text", "text": self.system}]},
+                {"role": "user", "content": [{"type": "image"}, {"type": "text", "text": self.user_text}]}]
+
+    def pil_image(self):
+        from PIL import Image
+
+        return Image.open(io.BytesIO(self.image)).convert("RGB")
+
+
+def smart_resize(width: int, height: int, min_pixels: int, max_pixels: int,
+                 factor: int = PATCH_FACTOR) -> tuple[int, int]:
+    """Qwen-VL's resize rule: sides snapped to ``factor``, area kept within [min_pixels, max_pixels]."""
+    if width <= 0 or height <= 0:
+        raise ValueError(f"image size must be positive, got {width}x{height}")
+    h = max(factor, round(height / factor) * factor)
+    w = max(factor, round(width / factor) * factor)
+    if h * w > max_pixels:
+        beta = math.sqrt(height * width / max_pixels)
+        h = max(factor, math.floor(height / beta / factor) * factor)
+        w = max(factor, math.floor(width / beta / factor) * factor)
+    elif h * w < min_pixels:
+        beta = math.sqrt(min_pixels / (height * width))
+        h = math.ceil(height * beta / factor) * factor
+        w = math.ceil(width * beta / factor) * factor
+    return w, h
+
+
+def system_prompt(include_elements: bool) -> str:
+    tools = "\n".join(json.dumps(t, ensure_ascii=False) for t in tool_schemas(include_elements))
+    return f"{SYSTEM_HEAD}\n\n{NOUS_TOOLS.format(tools=tools)}\n\n{AGENT_RULES}"
+
+
+def user_text(obs: Observation, cfg: PromptConfig) -> str:
+    lines = [f"Goal: {obs.goal}", f"Current URL: {obs.url}", f"Step: {obs.step}"]
+    history = list(obs.last_actions)[-cfg.history:] if cfg.history else []
+    if history:
+        lines.append("Previous actions (oldest first):")
+        lines += [f"{i}. {a}" for i, a in enumerate(history, 1)]
+    else:
+        lines.append("Previous actions: none")
+    if obs.last_action_error:
+        lines.append(f"Last action failed: {obs.last_action_error}")
+    if cfg.include_axtree:
+        tree = obs.axtree or "(empty)"
+        if len(tree) > cfg.axtree_max_chars:
+            tree = tree[:cfg.axtree_max_chars].rsplit("\n", 1)[0] + "\n... (truncated)"
+        lines += ["Accessibility tree (use the [id] with the browser tool):", tree]
+    lines.append("What is the next action? Reply with one tool call.")
+    return "\n".join(lines)
+
+
+def resize_screenshot(data: bytes, cfg: PromptConfig) -> tuple[bytes, str, tuple[int, int]]:
+    """Decode, resize to the budget, re-encode. Raises ``ValueError`` with the reason on an undecodable image."""
+    from PIL import Image, UnidentifiedImageError
+
+    try:
+        img = Image.open(io.BytesIO(data))
+        img.load()
+    except (UnidentifiedImageError, OSError) as e:
+        raise ValueError(f"the observation's screenshot is not a readable image ({e})") from None
+    w, h = smart_resize(img.width, img.height, cfg.min_pixels, cfg.max_pixels)
+    img = img.convert("RGB")
+    if (w, h) != img.size:
+        img = img.resize((w, h), Image.Resampling.BICUBIC)
+    buf = io.BytesIO()
+    if cfg.image_format == "png":
+        img.save(buf, format="PNG")
+    else:
+        img.save(buf, format="JPEG", quality=90)
+    return buf.getvalue(), f"image/{cfg.image_format}", (w, h)
+
+
+def build_prompt(obs: Observation, cfg: PromptConfig | None = None) -> Prompt:
+    """The prompt for one step, from the observation alone."""
+    cfg = cfg or PromptConfig()
+    image, mime, size = resize_screenshot(obs.screenshot, cfg)
+    return Prompt(system=system_prompt(cfg.include_axtree), user_text=user_text(obs, cfg), image=image,
+                  image_mime=mime, image_size=size)
+
+
+def tool_call_text(action: Action) -> str:
+    """An action as the reply Qwen3-VL is asked for (scripted policies, tests, few-shot examples)."""
+    d = action.to_dict()
+    name = d.pop("action")
+    if isinstance(action, SendMsgToUser):
+        return f'<tool_call>\n{json.dumps({"name": MESSAGE_TOOL, "arguments": d}, ensure_ascii=False)}\n</tool_call>'
+    args: dict[str, Any] = {"action": name}
+    for key, (fx, fy) in (("start_coordinate", ("start_x", "start_y")), ("coordinate", ("x", "y"))):
+        if d.get(fx) is not None:
+            args[key] = [_num(d.pop(fx)), _num(d.pop(fy))]
+        else:
+            d.pop(fx, None), d.pop(fy, None)
+    if isinstance(action, LeftClickDrag) and "start_coordinate" in args:  # keep Qwen's order: target first
+        args = {"action": name, "coordinate": args["coordinate"], "start_coordinate": args["start_coordinate"]}
+    args.update({k: v for k, v in d.items() if v is not None})
+    call = {"name": tool_of(name), "arguments": args}
+    return f"<tool_call>\n{json.dumps(call, ensure_ascii=False)}\n</tool_call>"
+
+
+def _num(v: float) -> float | int:
+    return int(v) if float(v).is_integer() else v

@@ -1,0 +1,141 @@
+"""A tiny Qwen3-VL, built offline and deterministically, so every model path (sampling, logprobs, LoRA, eval)
+runs on a laptop CPU. Random weights (~1M parameters) and a byte-level BPE tokenizer trained here on a synthetic
+corpus of agent-like text, with Qwen's special tokens; a few MB on disk (REFERENCE.md §4).
+
+The processor has no video processor: Qwen3-VL's needs torchvision, which this path avoids.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+from pathlib import Path
+
+VOCAB_SIZE = 4096
+HIDDEN = 64
+
+SPECIAL_TOKENS = ["<|endoftext|>", "<|im_start|>", "<|im_end|>", "<|object_ref_start|>", "<|object_ref_end|>",
+                  "<|box_start|>", "<|box_end|>", "<|quad_start|>", "<|quad_end|>", "<|vision_start|>",
+                  "<|vision_end|>", "<|vision_pad|>", "<|image_pad|>", "<|video_pad|>"]
+PLAIN_ADDED_TOKENS = ["<tool_call>", "</tool_call>", "<think>", "</think>"]  # Qwen marks these special=False
+QWEN_PRETOKENIZE = (r"(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}| ?[^\s\p{L}\p{N}]+[\r\n]*"
+                    r"|\s*[\r\n]+|\s+(?!\S)|\s+")
+
+# A Qwen-style chat template (images only): every message content is a list of parts.
+CHAT_TEMPLATE = (
+    "{%- for message in messages -%}"
+    "{{- '<|im_start|>' + message['role'] + '\\n' -}}"
+    "{%- if message['content'] is string -%}{{- message['content'] -}}"
+    "{%- else -%}{%- for part in message['content'] -%}"
+    "{%- if part['type'] == 'image' or 'image' in part or 'image_url' in part -%}"
+    "{{- '<|vision_start|><|image_pad|><|vision_end|>' -}}"
+    "{%- elif 'text' in part -%}{{- part['text'] -}}{%- endif -%}"
+    "{%- endfor -%}{%- endif -%}"
+    "{{- '<|im_end|>\\n' -}}"
+    "{%- endfor -%}"
+    "{%- if add_generation_prompt -%}{{- '<|im_start|>assistant\\n' -}}{%- endif -%}"
+)
+
+_WORDS = ("click type scroll press key drag wait done answer open the a an to of in on for with button search box "
+          "menu email inbox send reply calendar event product cart order home listing tour agent message "
+          "goal task action coordinate element field select option link page url you are assistant user system "
+          "helpful please find and then into from is it this that at by previous step current tree").split()
+_ACTIONS = ("left_click", "double_click", "type", "scroll", "key", "click", "fill", "send_msg_to_user", "terminate")
+
+
+def _corpus(rng: random.Random, n: int = 20000):
+    syllables = [c + v for c in "bcdfghjklmnprstvwz" for v in ("a", "e", "i", "o", "u", "ou", "ea")]
+    pseudo = ["".join(rng.choice(syllables) for _ in range(rng.randint(1, 4))) for _ in range(3000)]
+    for _ in range(n):
+        r = rng.random()
+        if r < 0.3:
+            args = {"action": rng.choice(_ACTIONS), "coordinate": [rng.randint(0, 1000), rng.randint(0, 1000)]}
+            yield '<tool_call>\n' + json.dumps({"name": "computer_use", "arguments": args}) + '\n</tool_call>'
+        elif r < 0.4:
+            yield f'[{rng.randint(1, 300)}] {rng.choice(["button", "link", "textbox"])} "{rng.choice(pseudo)}"'
+        else:
+            k = rng.randint(3, 20)
+            s = " ".join(rng.choice(_WORDS) if rng.random() < 0.5 else rng.choice(pseudo) for _ in range(k))
+            yield s.capitalize() + (". " + str(rng.randint(0, 99999)) + "\n" if rng.random() < 0.3 else ".")
+
+
+def build_tokenizer(seed: int = 0, vocab_size: int = VOCAB_SIZE):
+    """Train the byte-level BPE on the synthetic corpus and wrap it as a fast HF tokenizer with the template."""
+    from tokenizers import AddedToken, Regex, Tokenizer, decoders, models, normalizers, pre_tokenizers, trainers
+    from transformers import PreTrainedTokenizerFast
+
+    tok = Tokenizer(models.BPE(unk_token=None, fuse_unk=False, byte_fallback=False))
+    tok.normalizer = normalizers.NFC()
+    tok.pre_tokenizer = pre_tokenizers.Sequence([
+        pre_tokenizers.Split(Regex(QWEN_PRETOKENIZE), behavior="isolated", invert=False),
+        pre_tokenizers.ByteLevel(add_prefix_space=False, use_regex=False, trim_offsets=False),
+    ])
+    tok.decoder = decoders.ByteLevel()
+    trainer = trainers.BpeTrainer(vocab_size=vocab_size, min_frequency=2, show_progress=False,
+                                  initial_alphabet=pre_tokenizers.ByteLevel.alphabet(), special_tokens=[])
+    tok.train_from_iterator(_corpus(random.Random(seed)), trainer)
+    tok.add_special_tokens([AddedToken(t, special=True, normalized=False) for t in SPECIAL_TOKENS])
+    tok.add_tokens([AddedToken(t, special=False, normalized=False) for t in PLAIN_ADDED_TOKENS])
+    return PreTrainedTokenizerFast(
+        tokenizer_object=tok, eos_token="<|im_end|>", pad_token="<|endoftext|>", bos_token=None, unk_token=None,
+        model_max_length=32768, padding_side="left", clean_up_tokenization_spaces=False,
+        chat_template=CHAT_TEMPLATE)
+
+
+def build_processor(tokenizer):
+    from transformers import Qwen2VLImageProcessorPil
+
+    from halo.policy.processor import ImageOnlyQwen3VLProcessor
+
+    images = Qwen2VLImageProcessorPil(patch_size=16, temporal_patch_size=2, merge_size=2, image_mean=[0.5] * 3,
+                                      image_std=[0.5] * 3, size={"shortest_edge": 64 * 32 * 32,
+                                                                 "longest_edge": 1280 * 720})
+    return ImageOnlyQwen3VLProcessor(image_processor=images, tokenizer=tokenizer, chat_template=CHAT_TEMPLATE)
+
+
+def build_model(tokenizer, seed: int = 0, hidden: int = HIDDEN):
+    import torch
+    from transformers import Qwen3VLConfig, Qwen3VLForConditionalGeneration
+
+    ids = {t: tokenizer.convert_tokens_to_ids(t) for t in SPECIAL_TOKENS}
+    cfg = Qwen3VLConfig(
+        text_config=dict(
+            vocab_size=len(tokenizer), hidden_size=hidden, intermediate_size=2 * hidden, num_hidden_layers=2,
+            num_attention_heads=4, num_key_value_heads=2, head_dim=hidden // 4, max_position_embeddings=8192,
+            rope_parameters={"rope_type": "default", "rope_theta": 5_000_000.0,
+                             "mrope_section": [hidden // 16, hidden // 32, hidden // 32], "mrope_interleaved": True},
+            tie_word_embeddings=False, pad_token_id=ids["<|endoftext|>"], bos_token_id=ids["<|endoftext|>"],
+            eos_token_id=ids["<|im_end|>"]),
+        vision_config=dict(depth=2, hidden_size=hidden, intermediate_size=2 * hidden, num_heads=4, patch_size=16,
+                           spatial_merge_size=2, temporal_patch_size=2, out_hidden_size=hidden,
+                           num_position_embeddings=256, deepstack_visual_indexes=[0]),
+        image_token_id=ids["<|image_pad|>"], video_token_id=ids["<|video_pad|>"],
+        vision_start_token_id=ids["<|vision_start|>"], vision_end_token_id=ids["<|vision_end|>"],
+        tie_word_embeddings=False)
+    torch.manual_seed(seed)
+    model = Qwen3VLForConditionalGeneration(cfg).eval()
+    gc = model.generation_config
+    gc.eos_token_id = [ids["<|im_end|>"], ids["<|endoftext|>"]]
+    gc.pad_token_id = gc.bos_token_id = ids["<|endoftext|>"]
+    gc.do_sample, gc.temperature, gc.top_p, gc.top_k = True, 1.0, 1.0, 0
+    return model
+
+
+def build_tiny_model(out_dir: str | os.PathLike, seed: int = 0) -> Path:
+    """Build and save the tiny model, tokenizer and processor into ``out_dir``; same seed, same files."""
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    tokenizer = build_tokenizer(seed)
+    processor = build_processor(tokenizer)
+    model = build_model(tokenizer, seed)
+    model.save_pretrained(out)
+    processor.save_pretrained(out)
+    (out / "HALO_TINY.json").write_text(json.dumps({"seed": seed, "vocab": len(tokenizer), "hidden": HIDDEN,
+                                                    "params": sum(p.numel() for p in model.parameters())}))
+    return out
+
+
+def is_tiny_model(path: str | os.PathLike) -> bool:
+    return (Path(path) / "HALO_TINY.json").is_file()
