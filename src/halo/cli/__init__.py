@@ -13,6 +13,7 @@ app = typer.Typer(name="halo", help="HALO-Agent: online RL for browser agents on
 COMMAND_MODULES = [
     "halo.cli.tasks_cmd",
     "halo.cli.smoke_cmd",
+    "halo.cli.policy_cmd",
 ]
 
 for _name in COMMAND_MODULES:

@@ -1,0 +1,178 @@
+"""Policy modes (``--mode``): model, adapter, backend and decoding settings from ``configs/modes.yaml``.
+
+The YAML is validated in one place (pydantic, unknown keys are errors) and turned into the backends' own
+dataclasses. ``make_policy`` builds the backend; ``for_training`` strips evaluation-only recovery.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+from pathlib import Path
+from typing import Any, Literal
+
+import yaml
+from pydantic import BaseModel, ConfigDict, ValidationError
+
+from halo.errors import ConfigError
+from halo.policy.base import DecodingConfig, PolicyBackend
+from halo.policy.prompt import PromptConfig
+
+MODES_FILE = "configs/modes.yaml"
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class ServerSettings(_Strict):
+    base_url: str = "http://127.0.0.1:8000/v1"
+    kind: Literal["vllm", "openai"] = "vllm"
+    api_key_env: str | None = None
+    timeout_s: float = 120.0
+    max_retries: int = 4
+    backoff_s: float = 1.0
+    guided_style: Literal["structured_outputs", "guided_json"] = "structured_outputs"
+
+
+class ServeSettings(_Strict):
+    host: str = "127.0.0.1"
+    port: int = 8000
+    max_model_len: int = 16384
+    gpu_memory_utilization: float = 0.85
+    max_lora_rank: int = 32
+    max_loras: int = 2
+    tensor_parallel_size: int = 1
+    extra_args: list[str] = []
+
+
+class ModeConfig(_Strict):
+    """One mode, after merging the file's ``defaults``."""
+
+    name: str
+    description: str = ""
+    backend: Literal["openai", "hf"]
+    model: str
+    adapter: str | None = None
+    lora_name: str | None = None  # the served name of the adapter (vLLM ``--lora-modules name=path``)
+    server: ServerSettings = ServerSettings()
+    serve: ServeSettings = ServeSettings()
+    decoding: dict[str, Any] = {}
+    prompt: dict[str, Any] = {}
+    recovery: bool = False
+    threads: int | None = None  # hf backend: torch threads
+
+    def decoding_config(self) -> DecodingConfig:
+        return _build(DecodingConfig, self.decoding, f"mode {self.name}: decoding")
+
+    def prompt_config(self) -> PromptConfig:
+        return _build(PromptConfig, self.prompt, f"mode {self.name}: prompt")
+
+    def served_model(self) -> str:
+        """What a request's ``model`` field says: the adapter's served name when there is one."""
+        return self.lora_name if (self.adapter and self.lora_name) else self.model
+
+    def for_training(self) -> "ModeConfig":
+        """Training never uses recovery heuristics (they hide mistakes from the gradient)."""
+        return self.model_copy(update={"recovery": False})
+
+    def with_overrides(self, **kw: Any) -> "ModeConfig":
+        """Command-line overrides: ``model``, ``adapter``, ``backend``, ``base_url``, ``temperature``, ...;
+        None values are ignored."""
+        kw = {k: v for k, v in kw.items() if v is not None}
+        upd: dict[str, Any] = {}
+        for k in ("model", "adapter", "backend", "lora_name", "recovery", "threads"):
+            if k in kw:
+                upd[k] = kw.pop(k)
+        if "base_url" in kw:
+            upd["server"] = self.server.model_copy(update={"base_url": kw.pop("base_url")})
+        dec = {k: kw.pop(k) for k in ("temperature", "top_p", "top_k", "max_tokens", "constrained", "seed")
+               if k in kw}
+        if dec:
+            upd["decoding"] = {**self.decoding, **dec}
+        pr = {k: kw.pop(k) for k in ("max_pixels", "min_pixels", "include_axtree", "history") if k in kw}
+        if pr:
+            upd["prompt"] = {**self.prompt, **pr}
+        if kw:
+            raise ConfigError(f"unknown mode overrides: {', '.join(sorted(kw))}")
+        merged = self.model_dump() | upd
+        try:
+            return ModeConfig(**{k: (v.model_dump() if isinstance(v, BaseModel) else v) for k, v in merged.items()})
+        except ValidationError as e:
+            raise ConfigError(f"mode {self.name}: bad override: {e}") from None
+
+
+def _build(cls: type, values: dict[str, Any], where: str):
+    names = {f.name for f in dataclasses.fields(cls)}
+    unknown = set(values) - names
+    if unknown:
+        raise ConfigError(f"{where}: unknown keys {sorted(unknown)}; known: {sorted(names)}")
+    try:
+        return cls(**values)
+    except (TypeError, ValueError) as e:
+        raise ConfigError(f"{where}: {e}") from None
+
+
+def find_modes_file(path: str | os.PathLike | None = None) -> Path:
+    """``path``, else ``$HALO_MODES``, else configs/modes.yaml here or in the source checkout."""
+    candidates = [Path(path)] if path else []
+    if not path and os.environ.get("HALO_MODES"):
+        candidates.append(Path(os.environ["HALO_MODES"]))
+    if not candidates:
+        candidates += [Path.cwd() / MODES_FILE, Path(__file__).resolve().parents[3] / MODES_FILE]
+    for c in candidates:
+        if c.is_file():
+            return c
+    raise ConfigError(f"no modes file at {', '.join(map(str, candidates))}; pass --modes-file or set HALO_MODES")
+
+
+def _merge(base: dict[str, Any], over: dict[str, Any]) -> dict[str, Any]:
+    out = dict(base)
+    for k, v in over.items():
+        out[k] = _merge(out[k], v) if isinstance(v, dict) and isinstance(out.get(k), dict) else v
+    return out
+
+
+def load_modes(path: str | os.PathLike | None = None) -> dict[str, ModeConfig]:
+    f = find_modes_file(path)
+    try:
+        data = yaml.safe_load(f.read_text()) or {}
+    except yaml.YAMLError as e:
+        raise ConfigError(f"{f} is not valid YAML: {e}") from None
+    if not isinstance(data, dict) or not isinstance(data.get("modes"), dict):
+        raise ConfigError(f"{f} must have a top-level 'modes' mapping")
+    defaults = data.get("defaults") or {}
+    out = {}
+    for name, raw in data["modes"].items():
+        try:
+            out[name] = ModeConfig(name=name, **_merge(defaults, raw or {}))
+        except ValidationError as e:
+            raise ConfigError(f"{f}: mode {name!r} is invalid:\n{e}") from None
+        out[name].decoding_config(), out[name].prompt_config()  # validate now, not at first use
+    return out
+
+
+def get_mode(name: str, path: str | os.PathLike | None = None) -> ModeConfig:
+    modes = load_modes(path)
+    if name not in modes:
+        raise ConfigError(f"unknown mode {name!r}; modes in {find_modes_file(path)}: {', '.join(modes)}")
+    return modes[name]
+
+
+def make_policy(mode: ModeConfig) -> PolicyBackend:
+    """The backend a mode describes (the in-process model is loaded here)."""
+    if mode.backend == "hf":
+        from halo.policy.hf_backend import HFPolicy
+
+        if not Path(mode.model).exists() and ("/" not in mode.model or mode.model.startswith((".", "/"))):
+            hint = " (build it with `halo model tiny " + mode.model + "`)" if "tiny" in mode.model else ""
+            raise ConfigError(f"mode {mode.name}: model directory {mode.model} does not exist{hint}")
+        return HFPolicy(mode.model, adapter=mode.adapter, decoding=mode.decoding_config(),
+                        prompt=mode.prompt_config(), threads=mode.threads)
+    from halo.policy.openai_backend import OpenAIPolicy, ServerConfig
+
+    s = mode.server
+    server = ServerConfig(base_url=s.base_url, model=mode.served_model(), kind=s.kind, api_key_env=s.api_key_env,
+                          timeout_s=s.timeout_s, max_retries=s.max_retries, backoff_s=s.backoff_s,
+                          guided_style=s.guided_style, start_hint=f"halo serve-policy --mode {mode.name}")
+    return OpenAIPolicy(server, decoding=mode.decoding_config(), prompt=mode.prompt_config())
