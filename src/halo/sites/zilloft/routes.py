@@ -1,0 +1,230 @@
+"""Zilloft's pages and API: server-rendered search, listing pages with request-a-tour and contact-agent dialogs
+(JSON posts), saved homes. Searching records the filters in the session state, as REAL's clone does."""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+from typing import Any
+
+from jinja2 import Environment, FileSystemLoader, select_autoescape
+from markupsafe import Markup
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, JSONResponse, Response
+from starlette.routing import Route
+
+from halo.sites.core import session_of
+from halo.sites.zilloft import state as st
+from halo.sites.zilloft.listings import BY_ID, HOME_TYPES, LISTINGS, SORTS, Listing, search
+
+HERE = Path(__file__).parent
+MAX_QUERY = 200
+
+
+def _h(h: Listing, n: int) -> int:
+    return int(hashlib.md5(f"{h.id}:{n}".encode()).hexdigest()[:8], 16)
+
+
+def art(h: Listing, size: int = 170, variant: int = 0) -> Markup:
+    """A house photo as an inline SVG: sky, lawn, a house tinted per listing (condos get a tower)."""
+    hue = _h(h, variant) % 360
+    wall, roof = f"hsl({hue},35%,72%)", f"hsl({(hue + 180) % 360},25%,35%)"
+    if h.home_type == "Condo":
+        body = (f'<rect x="70" y="30" width="120" height="120" fill="{wall}"/>' + "".join(
+            f'<rect x="{80 + 28 * (i % 4)}" y="{40 + 22 * (i // 4)}" width="16" height="12" fill="#cfe6ff"/>'
+            for i in range(16)))
+    else:
+        body = (f'<polygon points="50,80 130,30 210,80" fill="{roof}"/><rect x="65" y="80" width="130" height="70" '
+                f'fill="{wall}"/><rect x="118" y="105" width="24" height="45" fill="{roof}"/>'
+                f'<rect x="80" y="95" width="26" height="20" fill="#cfe6ff"/><rect x="155" y="95" width="26" '
+                f'height="20" fill="#cfe6ff"/>')
+    return Markup(f'<svg viewBox="0 0 260 170" width="100%" height="{size}" preserveAspectRatio="xMidYMid slice" '
+                  f'role="img" aria-label="Photo of {h.street}"><rect width="260" height="170" fill="#bfe0ff"/>'
+                  f'<rect y="140" width="260" height="30" fill="#7cbf6b"/>{body}</svg>')
+
+
+def pin(h: Listing) -> tuple[int, int]:
+    return 5 + _h(h, 7) % 85, 5 + _h(h, 8) % 85
+
+
+def short_price(p: int) -> str:
+    return f"{p / 1e6:.2g}M" if p >= 1_000_000 else f"{p // 1000}K"
+
+
+_env = Environment(loader=FileSystemLoader(HERE / "templates"), autoescape=select_autoescape(["html"]),
+                   trim_blocks=True, lstrip_blocks=True)
+_env.globals.update(art=art, pin=pin, short_price=short_price, home_types=HOME_TYPES, sorts=SORTS)
+
+
+def _page(template: str, status: int = 200, **ctx: Any) -> HTMLResponse:
+    return HTMLResponse(_env.get_template(template).render(**ctx), status_code=status)
+
+
+def _error(status: int, headline: str, message: str) -> HTMLResponse:
+    return _page("error.html", status=status, headline=headline, message=message)
+
+
+def _saved_ids(request: Request) -> set[str]:
+    s = session_of(request)
+    with s.lock:
+        return {x["id"] for x in s.state["savedHomes"]["homes"]}
+
+
+async def home(request: Request) -> Response:
+    trending = [BY_ID[i] for i in ("90801", "15004", "59002", "95801", "92101", "90003", "95002", "92603")]
+    popular = ["Boston, MA", "San Francisco Bay Area", "Long Beach, CA", "Los Angeles, CA", "San Jose, CA",
+               "Sacramento, CA", "Southern California"]
+    return _page("home.html", trending=trending, popular=popular, saved_ids=_saved_ids(request))
+
+
+def _int(raw: str | None, name: str, lo: int = 0, hi: int = 10**9) -> int | None:
+    if raw is None or not raw.strip():
+        return None
+    try:
+        v = int(float(raw.replace(",", "").strip()))
+    except ValueError:
+        raise st.RequestError(f"{name} {raw!r} is not a number: type a whole number like 1000") from None
+    if not lo <= v <= hi:
+        raise st.RequestError(f"{name} must be between {lo} and {hi}, got {v}")
+    return v
+
+
+async def search_page(request: Request) -> Response:
+    q = request.query_params
+    s = session_of(request)
+    with s.lock:
+        f = s.state["filters"]
+        cur = dict(f, homeTypes=list(f["homeTypes"]))
+    errors: list[str] = []
+    new: dict[str, Any] = {"searchQuery": (q.get("searchQuery", q.get("q", cur["searchQuery"])) or "").strip()[:MAX_QUERY]}
+    reset = q.get("reset") == "1"
+    raw = {}
+    for key, parse in (("minPrice", lambda v: st.parse_price(v, "minimum price")),
+                       ("maxPrice", lambda v: st.parse_price(v, "maximum price")),
+                       ("minSqft", lambda v: _int(v, "minimum square feet")),
+                       ("maxSqft", lambda v: _int(v, "maximum square feet"))):
+        if reset:
+            new[key] = None
+        elif key in q:
+            try:
+                new[key] = parse(q.get(key))
+            except st.RequestError as e:
+                errors.append(str(e))
+                raw[key] = q.get(key)
+    for key, options, conv in (("minBeds", (0, 1, 2, 3, 4, 5), int), ("minBaths", (0, 1, 1.5, 2, 3, 4), float)):
+        if reset:
+            new[key] = 0
+        elif key in q:
+            try:
+                v = conv(q.get(key) or 0)
+                if v not in options:
+                    raise ValueError
+                new[key] = int(v) if float(v).is_integer() else v
+            except ValueError:
+                errors.append(f"{key} {q.get(key)!r} is not one of {', '.join(f'{o:g}' for o in options)}")
+    if reset:
+        new["homeTypes"] = []
+    elif "homeType" in q or "minBeds" in q:  # the filter form was submitted: no box ticked means any type
+        types = [t for t in q.getlist("homeType") if t in HOME_TYPES]
+        new["homeTypes"] = types
+    if q.get("sort") in dict(SORTS):
+        new["sort"] = q.get("sort")
+    with s.lock:
+        f.update(new)
+        cur = dict(f, homeTypes=list(f["homeTypes"]))
+    homes = search(cur["searchQuery"], cur["minPrice"], cur["maxPrice"], cur["minBeds"], cur["minBaths"],
+                   cur["minSqft"], cur["maxSqft"], tuple(cur["homeTypes"]), cur["sort"])
+    for key in ("minPrice", "maxPrice", "minSqft", "maxSqft"):
+        raw.setdefault(key, "" if cur[key] is None else str(cur[key]))
+    keep = [("searchQuery", cur["searchQuery"])]
+    return _page("search.html", f=cur, raw=raw, homes=homes, keep=keep, saved_ids=_saved_ids(request),
+                 error=" ".join(errors) or None)
+
+
+def _description(h: Listing) -> str:
+    kind = {"Condo": "condo", "Townhouse": "townhome", "Manufactured": "manufactured home"}.get(h.home_type, "home")
+    return (f"Welcome to {h.street}, a {h.beds}-bedroom, {h.baths_text}-bath {kind} in {h.city} with "
+            f"{h.sqft:,} square feet of living space, built in {h.year_built}. Updated kitchen, natural light, "
+            f"and close to shops, parks and transit. Contact {h.agent_info[0]} to schedule a private tour.")
+
+
+async def homedetails(request: Request) -> Response:
+    zpid = request.path_params["zpid"]
+    h = BY_ID.get(zpid)
+    if h is None:
+        return _error(404, "This home is not available", f"There is no home with id {zpid!r} on Zilloft. "
+                                                         "Search for homes from the home page.")
+    dates = st.tour_dates()
+    payment = round(h.price * 0.8 * 0.0066 + h.price * 0.0012)
+    return _page("homedetails.html", h=h, dates=dates, times=st.TIMES, tour_types=st.TOUR_TYPES,
+                 first_day=f"{dates[0].strftime('%A')}", saved=h.id in _saved_ids(request), payment=payment,
+                 description=_description(h))
+
+
+async def homedetails_short(request: Request) -> Response:
+    return await homedetails(request)
+
+
+async def saved_page(request: Request) -> Response:
+    ids = _saved_ids(request)
+    return _page("saved.html", homes=[h for h in LISTINGS if h.id in ids])
+
+
+async def _json(request: Request) -> dict[str, Any]:
+    try:
+        body = await request.json()
+    except Exception:
+        raise st.RequestError("send the form as a JSON object") from None
+    if not isinstance(body, dict):
+        raise st.RequestError("send the form as a JSON object")
+    return body
+
+
+async def tour_request(request: Request) -> Response:
+    s = session_of(request)
+    try:
+        body = await _json(request)
+        with s.lock:
+            rec = st.add_tour_request(s.state, body)
+    except st.RequestError as e:
+        return JSONResponse({"error": f"Could not request the tour: {e}."}, status_code=400)
+    opt = rec["requestTourData"]["options"][0]
+    h = BY_ID[rec["homeId"]]
+    return JSONResponse({"ok": True, "id": rec["id"], "title": "Tour requested",
+                         "message": f"Your tour request for {h.full_address} on {opt['date']} at {opt['time']} was "
+                                    f"sent to {h.agent_info[0]}, who will contact you to confirm."})
+
+
+async def contact_agent(request: Request) -> Response:
+    s = session_of(request)
+    try:
+        body = await _json(request)
+        with s.lock:
+            rec = st.add_contact_agent(s.state, body)
+    except st.RequestError as e:
+        return JSONResponse({"error": f"Could not contact the agent: {e}."}, status_code=400)
+    h = BY_ID[rec["homeId"]]
+    return JSONResponse({"ok": True, "id": rec["id"], "title": "Message sent",
+                         "message": f"{h.agent_info[0]} received your message about {h.full_address} and will "
+                                    f"get back to you soon."})
+
+
+async def saved_homes(request: Request) -> Response:
+    s = session_of(request)
+    try:
+        body = await _json(request)
+        with s.lock:
+            saved = st.toggle_saved(s.state, body.get("homeId"))
+    except st.RequestError as e:
+        return JSONResponse({"error": f"Could not save the home: {e}."}, status_code=400)
+    return JSONResponse({"ok": True, "saved": saved})
+
+
+ROUTES = [
+    Route("/", home), Route("/search", search_page), Route("/homes", search_page),
+    Route("/homedetails/{slug}/{zpid}_zpid/", homedetails), Route("/homedetails/{zpid}", homedetails_short),
+    Route("/myzilloft/saved-homes", saved_page),
+    Route("/api/tour-requests", tour_request, methods=["POST"]),
+    Route("/api/contact-agent", contact_agent, methods=["POST"]),
+    Route("/api/saved-homes", saved_homes, methods=["POST"]),
+]

@@ -1,0 +1,46 @@
+// Zilloft: dialogs for "Request a tour" / "Contact agent", JSON form posts, the save-home heart,
+// and filters that apply as soon as a radio button or checkbox changes (as Zillow's do).
+(function () {
+  document.addEventListener('click', function (e) {
+    var open = e.target.closest('[data-open]');
+    if (open) { document.getElementById(open.dataset.open).showModal(); return; }
+    var close = e.target.closest('[data-close]');
+    if (close) { close.closest('dialog').close(); return; }
+    var save = e.target.closest('[data-save]');
+    if (save) {
+      fetch('/api/saved-homes', {method: 'POST', headers: {'Content-Type': 'application/json'},
+        body: JSON.stringify({homeId: save.dataset.save})})
+        .then(function (r) { return r.json(); })
+        .then(function (d) {
+          document.querySelectorAll('[data-save="' + save.dataset.save + '"]').forEach(function (b) {
+            b.setAttribute('aria-pressed', d.saved ? 'true' : 'false');
+            if (b.textContent.indexOf('Save') >= 0) b.textContent = '\u2665 ' + (d.saved ? 'Saved' : 'Save');
+          });
+        });
+    }
+  });
+  document.querySelectorAll('form[data-endpoint]').forEach(function (form) {
+    form.addEventListener('submit', function (e) {
+      e.preventDefault();
+      var body = {};
+      new FormData(form).forEach(function (v, k) { body[k] = v; });
+      body.wantFinancingInformation = !!body.wantFinancingInformation;
+      var alert = form.querySelector('.alert');
+      fetch(form.dataset.endpoint, {method: 'POST', headers: {'Content-Type': 'application/json'},
+        body: JSON.stringify(body)})
+        .then(function (r) { return r.json().then(function (d) { return [r.ok, d]; }); })
+        .then(function (res) {
+          if (!res[0]) { alert.textContent = res[1].error; alert.hidden = false; return; }
+          form.innerHTML = '<h2>' + res[1].title + '</h2><div class="okbox" role="status">' + res[1].message +
+            '</div><p><button class="btn" type="button" data-close>Done</button></p>';
+        })
+        .catch(function () { alert.textContent = 'Could not reach Zilloft. Try again.'; alert.hidden = false; });
+    });
+  });
+  var filters = document.getElementById('filters');
+  if (filters) {
+    filters.addEventListener('change', function (e) {
+      if (e.target.type === 'radio' || e.target.type === 'checkbox') filters.submit();
+    });
+  }
+})();

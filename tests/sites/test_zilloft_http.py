@@ -1,0 +1,216 @@
+"""Zilloft over real HTTP: every REAL v2 zilloft task graded by agisdk's own script after the requests a browser
+would send (SUCCESS), and after nothing (FAILURE); near-misses; bad input; isolation."""
+
+from __future__ import annotations
+
+from concurrent.futures import ThreadPoolExecutor
+
+import httpx
+import pytest
+
+from _shop_helpers import HttpEpisode, start_shop_server
+
+ME = {"name": "John Doe", "email": "john.doe@example.com", "phone": "310-555-0142"}
+
+
+@pytest.fixture(scope="module")
+def urls():
+    server = start_shop_server()
+    yield server.urls
+    server.stop()
+
+
+def search(ep: HttpEpisode, location: str, **filters) -> str:
+    params = {"searchQuery": location, "minBeds": 0, "minBaths": 0, **filters}
+    r = ep.client.get("/search", params=params)
+    assert r.status_code == 200
+    return r.text
+
+
+def message(ep: HttpEpisode, zpid: str) -> str:
+    page = ep.client.get(f"/homedetails/{zpid}").text
+    start = page.index('id="tour-message"')
+    return page[page.index(">", start) + 1: page.index("</textarea>", start)]
+
+
+def tour(ep: HttpEpisode, zpid: str, date: str, time: str, **extra) -> dict:
+    body = {"homeId": zpid, "date": date, "time": time, "tourType": "in-person", **ME,
+            "message": message(ep, zpid), **extra}
+    r = ep.client.post("/api/tour-requests", json=body)
+    assert r.status_code == 200, r.text
+    return r.json()
+
+
+def contact(ep: HttpEpisode, zpid: str, date: str, time: str) -> dict:
+    body = {"homeId": zpid, "date": date, "time": time, **ME, "message": message(ep, zpid)}
+    r = ep.client.post("/api/contact-agent", json=body)
+    assert r.status_code == 200, r.text
+    return r.json()
+
+
+def _z10(ep):
+    assert "3621 Mulberry St" in search(ep, "California", maxPrice="500000", minBeds=2)
+    tour(ep, "92501", "2024-07-19", "10:00 AM")
+
+
+def _z14(ep):
+    assert "18 Dorchester St" in search(ep, "Boston, MA", maxPrice="1000000")
+    contact(ep, "59002", "2024-07-19", "9:00 AM")
+
+
+def _z15(ep):
+    assert "3510 Lyon Ave" in search(ep, "San Francisco Bay Area", maxPrice="1000000", minBeds=3)
+    tour(ep, "15004", "2024-07-20", "1:00 PM")
+
+
+def _z2(ep):
+    assert "3521 Gale Ave" in search(ep, "Long Beach, CA", minBeds=3, minBaths=2)
+    tour(ep, "90801", "2024-07-20", "11:00 AM")
+
+
+def _z22(ep):
+    assert "3818 W 59th Pl" in search(ep, "Southern California", maxPrice="1000000")
+    tour(ep, "90003", "2024-07-22", "2:00 PM")
+
+
+def _z23(ep):
+    page = search(ep, "California", maxPrice="900000", minBeds=3)
+    assert "3510 Lyon Ave" in page and "1207 Romeria Dr" not in page  # Austin, TX is not California
+
+
+def _z3(ep):
+    assert "1547 E 118th St" in search(ep, "Los Angeles", maxPrice="350000", minBeds=2, minBaths=1)
+    tour(ep, "90001", "2024-07-19", "11:00 AM")
+
+
+def _z5(ep):
+    search(ep, "San Jose, CA")
+    contact(ep, "95002", "2024-07-23", "10:00 AM")
+
+
+def _z6(ep):
+    assert "5320 Carlson Dr" in search(ep, "Sacramento, CA", minPrice="500000", maxPrice="1100000", minBeds=4,
+                                       minBaths=2)
+    contact(ep, "95801", "2024-07-19", "1:00 PM")
+
+
+def _z9(ep):
+    assert "3521 Gale Ave" in search(ep, "Long Beach", minSqft="1000")
+    tour(ep, "90801", "2024-07-21", "3:00 PM")
+
+
+RECIPES = {"zilloft-10": _z10, "zilloft-14": _z14, "zilloft-15": _z15, "zilloft-2": _z2, "zilloft-22": _z22,
+           "zilloft-23": _z23, "zilloft-3": _z3, "zilloft-5": _z5, "zilloft-6": _z6, "zilloft-9": _z9}
+
+NEAR_MISSES = {
+    # a house over $500k after filtering to $750k
+    "zilloft-10": lambda ep: (search(ep, "Long Beach", maxPrice="750000", minBeds=2),
+                              tour(ep, "90801", "2024-07-19", "10:00 AM")),
+    "zilloft-14": lambda ep: (search(ep, "Boston, MA", maxPrice="1000000"),
+                              contact(ep, "59002", "2024-07-20", "9:00 AM")),  # not tomorrow
+    "zilloft-15": lambda ep: tour(ep, "15004", "2024-07-22", "1:00 PM"),  # a Monday
+    "zilloft-2": lambda ep: tour(ep, "90803", "2024-07-20", "11:00 AM"),  # a condo (Unit 1204)
+    "zilloft-6": lambda ep: contact(ep, "95801", "2024-07-19", "4:00 PM"),  # not around 1pm
+    "zilloft-23": lambda ep: search(ep, "California", maxPrice="2000000", minBeds=1),
+    "zilloft-5": lambda ep: tour(ep, "95002", "2024-07-23", "10:00 AM"),  # a tour, not a message to the agent
+    "zilloft-9": lambda ep: contact(ep, "90801", "2024-07-21", "3:00 PM"),  # contact, no tour
+}
+
+
+@pytest.mark.parametrize("task", sorted(RECIPES))
+def test_recipe_succeeds_and_noop_fails(urls, task):
+    with HttpEpisode(urls["zilloft"], f"v2.{task}") as ep:
+        assert not ep.grade(urls).success, f"{task}: a fresh session must not pass"
+        RECIPES[task](ep)
+        g = ep.grade(urls)
+        assert g.success, g.details
+
+
+@pytest.mark.parametrize("task", sorted(NEAR_MISSES))
+def test_near_miss_fails(urls, task):
+    with HttpEpisode(urls["zilloft"], f"v2.{task}") as ep:
+        NEAR_MISSES[task](ep)
+        g = ep.grade(urls)
+        assert not g.success, g.details
+
+
+def test_finish_has_reals_layout(urls):
+    with HttpEpisode(urls["zilloft"], "v2.zilloft-3", run_id="run-7") as ep:
+        _z3(ep)
+        fin = ep.finish()
+    ifd = fin["initialfinaldiff"]
+    assert ifd["added"]["config"]["zilloft"]["run_id"] == "run-7"
+    (req,) = ifd["added"]["tourRequests"]["requestTourList"].values()
+    assert fin["differences"]["requestTours"]["added"] == {req["id"]: req}
+    rtd = req["requestTourData"]
+    assert rtd["options"] == [{"option": "in-person", "date": "2024-07-19", "time": "11:00 AM"}]
+    assert rtd["formValues"]["message"] == "I am interested in 1547 E 118th St, Los Angeles, CA 90059."
+    assert rtd["formValues"]["wantFinancingInformation"] is False
+    assert ifd["updated"]["filters"] == {"searchQuery": "Los Angeles", "maxPrice": 350000, "minBeds": 2,
+                                         "minBaths": 1}
+
+
+def test_search_filters_and_price_formats(urls):
+    with HttpEpisode(urls["zilloft"], "v2.zilloft-6") as ep:
+        page = search(ep, "Sacramento", minPrice="$500k", maxPrice="1.1M", minBeds=4, minBaths=2)
+        assert "5320 Carlson Dr" in page and "7612 Windbridge Dr" in page
+        assert "2816 Marshall Way" not in page and "4418 San Juan Ave" not in page  # $1.3M; 3 beds
+        f = ep.finish()["initialfinaldiff"]["updated"]["filters"]
+        assert f["minPrice"] == 500000 and f["maxPrice"] == 1100000
+        page = search(ep, "Sacramento", maxPrice="lots")
+        assert "is not a price" in page
+        assert ep.finish()["initialfinaldiff"]["updated"]["filters"]["maxPrice"] == 1100000  # kept
+
+
+def test_save_home_toggles(urls):
+    with HttpEpisode(urls["zilloft"], "v2.zilloft-9") as ep:
+        assert ep.client.post("/api/saved-homes", json={"homeId": "90801"}).json()["saved"] is True
+        assert ep.finish()["differences"]["savedHomes"]["added"] == {"90801": {"id": "90801"}}
+        assert "3521 Gale Ave" in ep.client.get("/myzilloft/saved-homes").text
+        assert ep.client.post("/api/saved-homes", json={"homeId": "90801"}).json()["saved"] is False
+        assert ep.finish()["differences"]["savedHomes"]["added"] == {}
+
+
+@pytest.mark.parametrize("path,body,says", [
+    ("/api/tour-requests", {"homeId": "nope"}, "no home"),
+    ("/api/tour-requests", {"homeId": "90801", "date": "2024-07-18", "time": "9:00 AM", **ME, "message": "x"},
+     "not one of the offered days"),
+    ("/api/tour-requests", {"homeId": "90801", "date": "2024-07-19", "time": "3 AM", **ME, "message": "x"},
+     "not an offered time"),
+    ("/api/tour-requests", {"homeId": "90801", "date": "2024-07-19", "time": "9:00 AM", "name": "A",
+                            "email": "not-an-email", "phone": "555-123-4567", "message": "x"}, "not an email"),
+    ("/api/contact-agent", {"homeId": "90801", "date": "2024-07-19", "time": "9:00 AM", **{**ME, "name": ""},
+                            "message": "x"}, "name is required"),
+    ("/api/contact-agent", [1, 2], "JSON object"),
+    ("/api/saved-homes", {"homeId": 5}, "no home"),
+])
+def test_bad_input_gets_a_clear_error(urls, path, body, says):
+    with HttpEpisode(urls["zilloft"], "v2.zilloft-9") as ep:
+        r = ep.client.post(path, json=body)
+        assert r.status_code == 400 and says in r.json()["error"]
+        d = ep.finish()["differences"]
+        assert not d["requestTours"]["added"] and not d["contactAgents"]["added"]
+
+
+def test_unknown_pages(urls):
+    c = httpx.Client(base_url=urls["zilloft"])
+    r = c.get("/homedetails/x-y/123_zpid/")
+    assert r.status_code == 404 and "no home with id" in r.text
+    assert c.get("/config", params={"task_id": "v2.omnizon-3"}).status_code == 400  # another site's task
+    c.close()
+
+
+def test_tour_requests_never_leak_between_concurrent_sessions(urls):
+    homes = ["90801", "15004", "59002", "95801", "92101", "90003", "95002", "92603"]
+
+    def one(i: int):
+        with HttpEpisode(urls["zilloft"], "v2.zilloft-9") as ep:
+            tour(ep, homes[i], "2024-07-20", "1:00 PM")
+            return ep.finish()
+
+    with ThreadPoolExecutor(8) as pool:
+        finishes = list(pool.map(one, range(8)))
+    for i, fin in enumerate(finishes):
+        (req,) = fin["differences"]["requestTours"]["added"].values()
+        assert req["homeId"] == homes[i]
+        assert not fin["initialfinaldiff"]["added"]["tourRequests"]["requestTourList"]["0"]["homeId"] != homes[i]
