@@ -152,8 +152,9 @@ class BrowserEnv:
         resp = await page.goto(task.base_url, wait_until="load", timeout=RESET_TIMEOUT_MS)
         if resp is not None and resp.status >= 400:
             raise SiteError(f"{task.base_url} answered HTTP {resp.status}; check the URL (is the site running?)")
+        first = (await self._cdp.send("Page.getNavigationHistory"))["currentIndex"]
         self._ex = Executor(page, timeout_ms=self.action_timeout_ms, viewport=VIEWPORT,
-                            allowed_origin=origin if block else None)
+                            allowed_origin=origin if block else None, cdp=self._cdp, first_history_index=first)
         t3 = time.perf_counter()
         obs, timings = await self._observe(None)
         self.reset_timings = {"context": t1 - t0, "protocol": t2 - t1, "goto": t3 - t2, **timings,
@@ -254,6 +255,14 @@ class BrowserEnv:
             if self._dead():
                 return self._errored(info, t0, f"the browser died while observing: {short_error(e)}")
             return self._errored(info, t0, f"the page did not answer: {short_error(e)}")
+        if self._pending():  # a navigation or popup the action caused showed up while we read the page
+            t2 = time.perf_counter()
+            info.error = await self._settle(info.error)
+            try:
+                obs, obs_t = await self._observe(info.error)
+            except Exception as e:
+                return self._errored(info, t0, f"the page did not answer: {short_error(e)}")
+            info.timings["settle"] = info.timings.get("settle", 0.0) + time.perf_counter() - t2
         info.timings.update(obs_t)
         info.timings["observe"] = time.perf_counter() - t1
         reward, done = 0.0, False
@@ -289,6 +298,10 @@ class BrowserEnv:
             error = await self._settle(error)
         info.timings["settle"] = time.perf_counter() - t1
         return error
+
+    def _pending(self) -> bool:
+        return bool((self._loading.is_set() and not self._loaded.is_set()) or self._popups or self._blocked or
+                    (self._popup_expected.is_set() and not self._popup_arrived.is_set()))
 
     async def _settle(self, error: str | None) -> str | None:
         """Bounded: if the action started a navigation, wait for its DOM (never for network idle)."""

@@ -10,7 +10,6 @@ for the model.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 from dataclasses import dataclass
 from typing import Any, Awaitable, Callable
 from urllib.parse import urljoin, urlsplit
@@ -42,6 +41,8 @@ class Executor:
     timeout_ms: int = 5000
     viewport: tuple[int, int] = VIEWPORT
     allowed_origin: str | None = None  # goto elsewhere fails when set
+    cdp: Any = None  # the page's CDP session (history queries)
+    first_history_index: int | None = None  # go_back never leaves the episode's first page
     mouse: tuple[float, float] = (0.0, 0.0)
 
     async def run(self, action: A.Action) -> None:
@@ -185,6 +186,14 @@ async def _fill(ex: Executor, a: A.Fill) -> None:
 
 async def _select(ex: Executor, a: A.SelectOption) -> None:
     await ex.locate(a.element)
+    options = await ex.page.evaluate(js("options.js"), a.element)
+    if options is not None:  # a native select: say which options exist instead of waiting for a missing one
+        known = {v for pair in options for v in pair}
+        missing = [o for o in a.options if o not in known]
+        if missing:
+            labels = ", ".join(repr(label) for _, label in options[:20])
+            raise ActionFailed(f"select_option: element {a.element!r} has no option {missing[0]!r}; "
+                               f"its options are {labels}")
     await ex.locator_call(a.element, "select_option", list(a.options))
 
 
@@ -202,15 +211,15 @@ async def _goto(ex: Executor, a: A.Goto) -> None:
 
 
 async def _go_back(ex: Executor, a: A.GoBack) -> None:
+    if ex.cdp is not None and ex.first_history_index is not None:
+        h = await ex.cdp.send("Page.getNavigationHistory")
+        if h["currentIndex"] <= ex.first_history_index:  # going back would leave the task's first page
+            raise ActionFailed("go_back: this is the first page of the episode")
     before = ex.page.url
     try:
         r = await ex.page.go_back(wait_until="domcontentloaded", timeout=ex.timeout_ms)
     except Exception as e:
         raise ActionFailed(f"go_back failed: {short_error(e)}") from e
-    if ex.page.url == "about:blank" and before != "about:blank":  # went back past the task's first page
-        with contextlib.suppress(Exception):
-            await ex.page.go_forward(wait_until="domcontentloaded", timeout=ex.timeout_ms)
-        raise ActionFailed("go_back: this is the first page of the episode")
     if r is None and ex.page.url == before:
         raise ActionFailed("go_back: there is no previous page in this tab")
 
