@@ -1,0 +1,256 @@
+"""GoCalendar's behaviour on its state tree: create, edit and delete events, tasks, repeating occurrences, and REAL's
+``differences`` (``events`` keyed by id, as eval_gocalendar_* read them)."""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass
+from datetime import date, datetime, time, timedelta
+from typing import Any
+
+from halo.sites.core import collection_differences
+from halo.sites.gocalendar.seed import CALENDARS, meeting_id
+from halo.sites.gocalendar.timeutil import TZ, from_utc_iso, parse_date, parse_time, to_utc_iso
+
+REPEATS = {  # value -> label (Google Calendar's wording for a Wednesday start)
+    "none": "Does not repeat",
+    "daily": "Daily",
+    "weekly": "Weekly",
+    "weekdays": "Every weekday (Monday to Friday)",
+    "monthly": "Monthly",
+}
+MAX_TITLE = 300
+
+
+class CalendarError(ValueError):
+    """A request the calendar cannot honour; the message is shown to the user as is."""
+
+
+def events(state: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    return state["calendar"]["events"]
+
+
+def _next_id(state: dict[str, Any]) -> str:
+    cal = state["calendar"]
+    ids = [*cal["events"], *(str(e.get("id")) for e in cal["deletedEvents"])]
+    nums = [int(i) for i in ids if str(i).isdigit()]
+    return str(max(nums, default=0) + 1)
+
+
+def set_snackbar(state: dict[str, Any], message: str) -> None:
+    state["ui"]["snackbar"] = {"message": message, "open": True}
+
+
+def _text(data: dict[str, Any], key: str, limit: int = 2000) -> str:
+    v = data.get(key, "")
+    if v is None:
+        return ""
+    if not isinstance(v, str):
+        raise CalendarError(f"{key} must be text")
+    v = v.strip()
+    if len(v) > limit:
+        raise CalendarError(f"{key} is longer than {limit} characters")
+    return v
+
+
+def _times(data: dict[str, Any]) -> tuple[str, str, bool]:
+    """(start, end, allDay) in REAL's UTC format from the form's loose date/time text."""
+    try:
+        d = parse_date(_text(data, "date") or "")
+    except ValueError as e:
+        raise CalendarError(str(e)) from None
+    all_day = bool(data.get("allDay"))
+    if all_day:
+        end_text = _text(data, "endDate")
+        try:
+            end_d = parse_date(end_text) if end_text else d
+        except ValueError as e:
+            raise CalendarError(str(e)) from None
+        if end_d < d:
+            raise CalendarError("The end date is before the start date.")
+        return to_utc_iso(d), to_utc_iso(end_d), True
+    try:
+        t1 = parse_time(_text(data, "startTime") or "9:00am")
+        t2 = parse_time(_text(data, "endTime")) if _text(data, "endTime") else None
+    except ValueError as e:
+        raise CalendarError(str(e)) from None
+    start = datetime.combine(d, t1, tzinfo=TZ)
+    end = datetime.combine(d, t2, tzinfo=TZ) if t2 is not None else start + timedelta(hours=1)
+    if end <= start:  # "11pm - 1am" runs past midnight
+        end += timedelta(days=1)
+    return to_utc_iso(d, t1), to_utc_iso(end.date(), end.timetz().replace(tzinfo=None)), False
+
+
+def _fields(data: dict[str, Any]) -> dict[str, Any]:
+    start, end, all_day = _times(data)
+    repeat = data.get("repeat") or "none"
+    if repeat not in REPEATS:
+        raise CalendarError(f"repeat must be one of {', '.join(REPEATS)}")
+    cal = data.get("calendar") or "work"
+    if cal not in {c["id"] for c in CALENDARS}:
+        raise CalendarError(f"no calendar {cal!r}")
+    return {"title": _text(data, "title", MAX_TITLE) or "(No title)", "description": _text(data, "description"),
+            "start": start, "end": end, "allDay": all_day, "location": _text(data, "location", 500),
+            "calendar": cal, "repeat": repeat}
+
+
+def create_event(state: dict[str, Any], data: dict[str, Any]) -> dict[str, Any]:
+    eid = _next_id(state)
+    ev = {"id": eid, **_fields(data), "meetingId": meeting_id(f"event-{eid}"), "guests": []}
+    ev = {k: ev[k] for k in ("id", "title", "description", "start", "end", "allDay", "location", "meetingId",
+                             "calendar", "repeat", "guests")}
+    events(state)[eid] = ev
+    set_snackbar(state, "Event saved")
+    return ev
+
+
+def update_event(state: dict[str, Any], eid: str, data: dict[str, Any]) -> dict[str, Any]:
+    ev = events(state).get(eid)
+    if ev is None:
+        raise CalendarError(f"no event with id {eid!r}; it may have been deleted")
+    ev.update(_fields(data))
+    set_snackbar(state, "Event saved")
+    return ev
+
+
+def delete_event(state: dict[str, Any], eid: str) -> dict[str, Any]:
+    ev = events(state).pop(eid, None)
+    if ev is None:
+        raise CalendarError(f"no event with id {eid!r}; it may have been deleted already")
+    state["calendar"]["deletedEvents"].append(copy.deepcopy(ev))
+    set_snackbar(state, "Event deleted")
+    return ev
+
+
+def create_task(state: dict[str, Any], data: dict[str, Any]) -> dict[str, Any]:
+    try:
+        d = parse_date(_text(data, "date") or "")
+        t = parse_time(_text(data, "startTime")) if _text(data, "startTime") and not data.get("allDay") else None
+    except ValueError as e:
+        raise CalendarError(str(e)) from None
+    tasks = state["calendar"]["myTasks"]
+    nums = [int(str(x["id"]).lstrip("t")) for x in tasks if str(x["id"]).lstrip("t").isdigit()]
+    task = {"id": f"t{max(nums, default=0) + 1}", "title": _text(data, "title", MAX_TITLE) or "(No title)",
+            "description": _text(data, "description"), "start": to_utc_iso(d, t or time(0, 0)),
+            "allDay": t is None, "completed": False}
+    tasks.append(task)
+    set_snackbar(state, "Task created")
+    return task
+
+
+def set_task_done(state: dict[str, Any], tid: str, done: bool) -> dict[str, Any]:
+    for task in state["calendar"]["myTasks"]:
+        if task["id"] == tid:
+            task["completed"] = bool(done)
+            set_snackbar(state, "Task marked complete" if done else "Task marked incomplete")
+            return task
+    raise CalendarError(f"no task with id {tid!r}")
+
+
+def delete_task(state: dict[str, Any], tid: str) -> dict[str, Any]:
+    tasks = state["calendar"]["myTasks"]
+    for i, task in enumerate(tasks):
+        if task["id"] == tid:
+            del tasks[i]
+            set_snackbar(state, "Task deleted")
+            return task
+    raise CalendarError(f"no task with id {tid!r}")
+
+
+# ---------------------------------------------------------------- what a view shows
+@dataclass
+class Occurrence:
+    event: dict[str, Any]
+    start: datetime  # local
+    end: datetime  # local
+    all_day: bool
+    kind: str = "event"  # "event" | "task"
+    col: int = 0
+    cols: int = 1
+
+    @property
+    def day(self) -> date:
+        return self.start.date()
+
+
+def _repeats_on(ev: dict[str, Any], first: date, d: date) -> bool:
+    if d < first:
+        return False
+    rep = ev.get("repeat", "none")
+    if rep == "daily":
+        return True
+    if rep == "weekdays":
+        return d.weekday() < 5
+    if rep == "weekly":
+        return d.weekday() == first.weekday()
+    if rep == "monthly":
+        return d.day == first.day
+    return d == first
+
+
+def occurrences(state: dict[str, Any], lo: date, hi: date) -> list[Occurrence]:
+    """Every event occurrence and task on local days ``lo..hi`` (inclusive), repeating events expanded."""
+    out: list[Occurrence] = []
+    for ev in events(state).values():
+        s, e = from_utc_iso(ev["start"]), from_utc_iso(ev["end"])
+        if ev.get("allDay"):
+            span = (e.date() - s.date()).days
+            d = lo
+            while d <= hi:
+                for k in range(span + 1):
+                    if _repeats_on(ev, s.date(), d - timedelta(days=k)):
+                        out.append(Occurrence(ev, datetime.combine(d, time(0), tzinfo=TZ),
+                                              datetime.combine(d, time(0), tzinfo=TZ), True))
+                        break
+                d += timedelta(days=1)
+            continue
+        dur = e - s
+        d = lo
+        while d <= hi:
+            if _repeats_on(ev, s.date(), d):
+                st = datetime.combine(d, s.timetz())
+                out.append(Occurrence(ev, st, st + dur, False))
+            d += timedelta(days=1)
+    for task in state["calendar"]["myTasks"]:
+        st = from_utc_iso(task["start"])
+        if lo <= st.date() <= hi:
+            out.append(Occurrence(task, st, st + timedelta(minutes=30), bool(task.get("allDay")), kind="task"))
+    out.sort(key=lambda o: (o.start, -(o.end - o.start).total_seconds()))
+    _layout(out)
+    return out
+
+
+def _layout(occs: list[Occurrence]) -> None:
+    """Side-by-side columns for overlapping timed occurrences of the same day (Google's simple layout)."""
+    by_day: dict[date, list[Occurrence]] = {}
+    for o in occs:
+        if not o.all_day:
+            by_day.setdefault(o.day, []).append(o)
+    for day_occs in by_day.values():
+        cluster: list[Occurrence] = []
+        cluster_end = None
+        col_ends: list[datetime] = []
+
+        def close() -> None:
+            for c in cluster:
+                c.cols = max(1, len(col_ends))
+
+        for o in day_occs:
+            if cluster_end is not None and o.start >= cluster_end:
+                close()
+                cluster, col_ends, cluster_end = [], [], None
+            for i, end in enumerate(col_ends):
+                if end <= o.start:
+                    o.col, col_ends[i] = i, o.end
+                    break
+            else:
+                o.col = len(col_ends)
+                col_ends.append(o.end)
+            cluster.append(o)
+            cluster_end = o.end if cluster_end is None else max(cluster_end, o.end)
+        close()
+
+
+# ---------------------------------------------------------------- REAL's differences
+def differences(initial: dict[str, Any], final: dict[str, Any]) -> dict[str, Any]:
+    return {"events": collection_differences(events(initial), events(final), keyed=True)}

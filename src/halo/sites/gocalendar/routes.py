@@ -1,0 +1,178 @@
+"""GoCalendar's pages (day, week and month grids, server-rendered like Google Calendar) and its JSON API."""
+
+from __future__ import annotations
+
+import json
+from datetime import date, timedelta
+from pathlib import Path
+from typing import Any
+
+from jinja2 import Environment, FileSystemLoader, select_autoescape
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, JSONResponse, Response
+from starlette.routing import Route
+
+from halo.sites.core import error_page, session_of
+from halo.sites.gocalendar import planner as pl
+from halo.sites.gocalendar.seed import CALENDARS, TASKS_COLOR
+from halo.sites.gocalendar.timeutil import TIME_OPTIONS, TODAY, fmt_time, fmt_time_long, week_start
+from halo.sites.gomail.icons import ICONS
+
+HERE = Path(__file__).parent
+_env = Environment(loader=FileSystemLoader(HERE / "templates"), autoescape=select_autoescape(["html"]),
+                   trim_blocks=True, lstrip_blocks=True)
+_env.globals.update(icon=lambda name, cls="": ICONS[name].replace("<svg ", f'<svg class="ic {cls}" ', 1))
+HOUR_PX = 48
+VIEWS = ("day", "week", "month")
+_COLORS = {c["id"]: c["color"] for c in CALENDARS}
+_TIMES_JSON = json.dumps([fmt_time_long(t) for t in TIME_OPTIONS])
+
+
+def _occ_view(o: pl.Occurrence) -> dict[str, Any]:
+    ev = o.event
+    data = {
+        "id": ev["id"], "kind": o.kind, "title": ev["title"], "date": o.start.strftime("%A, %B %-d, %Y"),
+        "startTime": fmt_time_long(o.start), "endTime": fmt_time_long(o.end), "allDay": o.all_day,
+        "location": ev.get("location", ""), "description": ev.get("description", ""),
+        "repeat": ev.get("repeat", "none"), "calendar": ev.get("calendar", "tasks"),
+        "completed": ev.get("completed", False),
+    }
+    if o.kind == "event" and ev.get("allDay"):
+        from halo.sites.gocalendar.timeutil import from_utc_iso
+
+        s, e = from_utc_iso(ev["start"]).date(), from_utc_iso(ev["end"]).date()
+        data["date"] = s.strftime("%A, %B %-d, %Y")
+        data["endDate"] = e.strftime("%A, %B %-d, %Y")
+        when = s.strftime("%A, %B %-d") + ("" if e == s else " – " + e.strftime("%A, %B %-d"))
+    elif o.all_day:
+        when = o.start.strftime("%A, %B %-d")
+    else:
+        when = f"{o.start.strftime('%A, %B %-d')} · {fmt_time(o.start)} – {fmt_time(o.end)}"
+    top = (o.start.hour * 60 + o.start.minute) / 60 * HOUR_PX
+    minutes = max(15, (o.end - o.start).total_seconds() / 60)
+    minutes = min(minutes, 24 * 60 - (o.start.hour * 60 + o.start.minute))
+    return {
+        "o": o, "ev": ev, "data": json.dumps(data), "when": when,
+        "time_label": "" if o.all_day else f"{fmt_time(o.start)} – {fmt_time(o.end)}",
+        "short_time": "" if o.all_day else fmt_time(o.start),
+        "color": TASKS_COLOR if o.kind == "task" else _COLORS.get(ev.get("calendar", "work"), "#039be5"),
+        "top": round(top, 1), "height": round(max(minutes / 60 * HOUR_PX - 2, 14), 1),
+        "left": round(100 * o.col / o.cols, 2), "width": round(100 / o.cols, 2),
+        "aria": f"{ev['title']}, {when}" + (f", {ev['location']}" if ev.get("location") else ""),
+    }
+
+
+def _range(view: str, d: date) -> tuple[date, date, list[date]]:
+    if view == "day":
+        return d, d, [d]
+    if view == "week":
+        s = week_start(d)
+        days = [s + timedelta(days=i) for i in range(7)]
+        return days[0], days[-1], days
+    first = d.replace(day=1)
+    s = week_start(first)
+    days = [s + timedelta(days=i) for i in range(42)]
+    if days[35].month != d.month:
+        days = days[:35]
+    return days[0], days[-1], days
+
+
+def _step(view: str, d: date, sign: int) -> date:
+    if view == "day":
+        return d + timedelta(days=sign)
+    if view == "week":
+        return d + timedelta(days=7 * sign)
+    y, m = divmod(d.year * 12 + d.month - 1 + sign, 12)
+    return date(y, m + 1, 1)
+
+
+def _title(view: str, days: list[date], d: date) -> str:
+    if view == "month":
+        return d.strftime("%B %Y")
+    a, b = days[0], days[-1]
+    if view == "day":
+        return d.strftime("%B %-d, %Y")
+    if a.month == b.month:
+        return a.strftime("%B %Y")
+    if a.year == b.year:
+        return f"{a.strftime('%b')} – {b.strftime('%b %Y')}"
+    return f"{a.strftime('%b %Y')} – {b.strftime('%b %Y')}"
+
+
+def _mini(d: date) -> list[list[date]]:
+    s = week_start(d.replace(day=1))
+    return [[s + timedelta(days=7 * w + i) for i in range(7)] for w in range(6)]
+
+
+def _href(view: str, d: date) -> str:
+    return f"/r/{view}/{d.year}/{d.month}/{d.day}"
+
+
+def render_view(request: Request, view: str, d: date) -> Response:
+    s = session_of(request)
+    with s.lock:
+        lo, hi, days = _range(view, d)
+        occs = [_occ_view(o) for o in pl.occurrences(s.state, lo, hi)]
+    by_day: dict[date, list] = {day: [] for day in days}
+    allday: dict[date, list] = {day: [] for day in days}
+    for ov in occs:
+        (allday if ov["o"].all_day else by_day).setdefault(ov["o"].day, []).append(ov)
+    label = {"day": "day", "week": "week", "month": "month"}[view]
+    body = _env.get_template("calendar.html").render(
+        view=view, d=d, days=days, by_day=by_day, allday=allday, today=TODAY, title=_title(view, days, d),
+        prev_href=_href(view, _step(view, d, -1)), next_href=_href(view, _step(view, d, 1)),
+        today_href=_href(view, TODAY), href=_href, label=label, hours=range(24), hour_px=HOUR_PX,
+        mini=_mini(d), calendars=CALENDARS, tasks_color=TASKS_COLOR, times_json=_TIMES_JSON,
+        repeats=pl.REPEATS, fmt_time=fmt_time, month=d.month,
+        default_date=(d if view != "week" or lo <= TODAY <= hi else lo).strftime("%A, %B %-d, %Y"),
+    )
+    return HTMLResponse(body)
+
+
+async def home(request: Request) -> Response:
+    return render_view(request, "week", TODAY)
+
+
+async def view_page(request: Request) -> Response:
+    p = request.path_params
+    view = p["view"]
+    if view not in VIEWS:
+        return error_page(404, f"GoCalendar has no {view!r} view", "use /r/day/..., /r/week/... or /r/month/...")
+    try:
+        d = date(int(p["y"]), int(p["m"]), int(p["d"]))
+    except ValueError:
+        return error_page(400, f"{p['y']}/{p['m']}/{p['d']} is not a date", "use /r/week/2024/7/18")
+    return render_view(request, view, d)
+
+
+# ---------------------------------------------------------------- JSON API
+def _api(fn):
+    async def handler(request: Request) -> Response:
+        s = session_of(request)
+        try:
+            try:
+                data = await request.json() if (await request.body()) else {}
+            except ValueError:
+                raise pl.CalendarError("the request body must be JSON") from None
+            if not isinstance(data, dict):
+                raise pl.CalendarError("the request body must be a JSON object")
+            with s.lock:
+                result = fn(s.state, request.path_params, data)
+                return JSONResponse({"ok": True, **result, "message": s.state["ui"]["snackbar"]["message"]})
+        except pl.CalendarError as err:
+            return JSONResponse({"error": str(err)}, status_code=400)
+    return handler
+
+
+routes = [
+    Route("/", home),
+    Route("/r/{view}/{y}/{m}/{d}", view_page),
+    Route("/api/events", _api(lambda st, p, d: {"event": pl.create_event(st, d)}), methods=["POST"]),
+    Route("/api/events/{eid}", _api(lambda st, p, d: {"event": pl.update_event(st, p["eid"], d)}), methods=["POST"]),
+    Route("/api/events/{eid}/delete", _api(lambda st, p, d: {"event": pl.delete_event(st, p["eid"])}),
+          methods=["POST"]),
+    Route("/api/tasks", _api(lambda st, p, d: {"task": pl.create_task(st, d)}), methods=["POST"]),
+    Route("/api/tasks/{tid}/done", _api(lambda st, p, d: {"task": pl.set_task_done(st, p["tid"], d.get("done", True))}),
+          methods=["POST"]),
+    Route("/api/tasks/{tid}/delete", _api(lambda st, p, d: {"task": pl.delete_task(st, p["tid"])}), methods=["POST"]),
+]

@@ -1,0 +1,221 @@
+// GoCalendar client: event details popover, the create/edit dialog (event or task), time and repeat pickers,
+// slot clicks, view menu, calendar toggles, snackbar. Changes go to the JSON API, then the page reloads.
+(function () {
+  "use strict";
+  const $ = (sel, root) => (root || document).querySelector(sel);
+  const $$ = (sel, root) => Array.from((root || document).querySelectorAll(sel));
+  const TIMES = JSON.parse($("#times-data").textContent);
+  const REPEATS = JSON.parse($("#repeat-data").textContent);
+
+  // ------------------------------------------------------------ snackbar
+  function showSnackbar(text) {
+    if (!text) return;
+    $("#snackbar-text").textContent = text;
+    $("#snackbar").hidden = false;
+    clearTimeout(showSnackbar.t);
+    showSnackbar.t = setTimeout(() => { $("#snackbar").hidden = true; }, 8000);
+  }
+  $("#snackbar-close").addEventListener("click", () => { $("#snackbar").hidden = true; });
+  const pending = sessionStorage.getItem("gocalendar-snackbar");
+  if (pending) { sessionStorage.removeItem("gocalendar-snackbar"); showSnackbar(pending); }
+
+  async function post(url, data) {
+    let res, body;
+    try {
+      res = await fetch(url, { method: "POST", headers: { "Content-Type": "application/json" },
+                               body: JSON.stringify(data || {}), credentials: "same-origin" });
+      body = await res.json();
+    } catch (e) { return { error: "GoCalendar could not reach the server. Try again." }; }
+    if (!res.ok) return { error: body.error || ("Request failed (" + res.status + ")") };
+    return body;
+  }
+  function afterChange(message) {
+    if (message) sessionStorage.setItem("gocalendar-snackbar", message);
+    window.location.reload();
+  }
+
+  // ------------------------------------------------------------ scrolling, menus, calendar toggles
+  const scroller = $("#scroller");
+  if (scroller) scroller.scrollTop = 7 * 48;
+  function closeMenus(except) { $$(".menu").forEach(m => { if (m !== except) m.hidden = true; }); }
+  function wireMenu(btn, menu) {
+    if (!btn || !menu) return;
+    btn.addEventListener("click", (ev) => { ev.stopPropagation(); closeMenus(menu); menu.hidden = !menu.hidden; });
+  }
+  wireMenu($("#view-open"), $("#view-menu"));
+  document.addEventListener("click", (ev) => {
+    if (!ev.target.closest(".menu")) closeMenus();
+    if (!ev.target.closest(".f-time") && !ev.target.closest("#time-list")) $("#time-list").hidden = true;
+  });
+  $$(".cal-toggle").forEach(cb => cb.addEventListener("change", () => {
+    $$('.event[data-calendar="' + cb.dataset.calendar + '"]').forEach(e => { e.hidden = !cb.checked; });
+  }));
+  document.addEventListener("keydown", (ev) => {
+    if (ev.target.closest("input, textarea, select")) return;
+    const go = { d: "day", w: "week", m: "month" }[ev.key.toLowerCase()];
+    if (go) {
+      const link = $$("#view-menu a").find(a => a.textContent.trim().toLowerCase().startsWith(go));
+      if (link) window.location.href = link.getAttribute("href");
+    }
+    if (ev.key === "Escape") { closePopover(); closeEditor(); }
+  });
+
+  // ------------------------------------------------------------ event details popover
+  const pop = $("#popover");
+  let current = null;
+  function closePopover() { pop.hidden = true; current = null; }
+  function openPopover(btn) {
+    const ev = JSON.parse(btn.dataset.event);
+    current = ev;
+    $("#pop-title").textContent = ev.title;
+    $("#pop-swatch").style.background = getComputedStyle(btn).getPropertyValue("--c");
+    let when = ev.date.replace(/, \d{4}$/, "");
+    if (ev.allDay && ev.endDate && ev.endDate !== ev.date) when += " – " + ev.endDate.replace(/, \d{4}$/, "");
+    if (!ev.allDay) when += " ⋅ " + ev.startTime + (ev.kind === "task" ? "" : " – " + ev.endTime);
+    $("#pop-when").textContent = when;
+    $("#pop-repeat").textContent = REPEATS[ev.repeat] || "";
+    $("#pop-repeat-line").hidden = !ev.repeat || ev.repeat === "none" || ev.kind === "task";
+    $("#pop-location").textContent = ev.location || "";
+    $("#pop-location-line").hidden = !ev.location;
+    $("#pop-description").textContent = ev.description || "";
+    $("#pop-description-line").hidden = !ev.description;
+    $("#pop-edit").hidden = ev.kind === "task";
+    $("#pop-done").hidden = ev.kind !== "task";
+    $("#pop-done").setAttribute("aria-label", ev.completed ? "Mark uncompleted" : "Mark completed");
+    $("#pop-delete").setAttribute("aria-label", ev.kind === "task" ? "Delete task" : "Delete event");
+    pop.hidden = false;
+    const r = btn.getBoundingClientRect(), w = pop.offsetWidth, h = pop.offsetHeight;
+    let left = r.right + 8;
+    if (left + w > window.innerWidth - 8) left = Math.max(8, r.left - w - 8);
+    const top = Math.min(Math.max(8, r.top), window.innerHeight - h - 8);
+    pop.style.left = left + "px"; pop.style.top = top + "px";
+  }
+  $$(".event").forEach(b => b.addEventListener("click", (ev) => { ev.stopPropagation(); openPopover(b); }));
+  $("#pop-close").addEventListener("click", closePopover);
+  document.addEventListener("click", (ev) => { if (!pop.hidden && !ev.target.closest("#popover")) closePopover(); });
+  $("#pop-delete").addEventListener("click", async () => {
+    if (!current) return;
+    const url = current.kind === "task" ? "/api/tasks/" + current.id + "/delete" : "/api/events/" + current.id + "/delete";
+    const res = await post(url, {});
+    if (res.error) { showSnackbar(res.error); return; }
+    afterChange(res.message);
+  });
+  $("#pop-done").addEventListener("click", async () => {
+    if (!current) return;
+    const res = await post("/api/tasks/" + current.id + "/done", { done: !current.completed });
+    if (res.error) { showSnackbar(res.error); return; }
+    afterChange(res.message);
+  });
+  $("#pop-edit").addEventListener("click", () => { const ev = current; closePopover(); openEditor(ev); });
+
+  // ------------------------------------------------------------ create / edit dialog
+  const backdrop = $("#editor-backdrop"), form = $("#editor");
+  let editing = null, kind = "event";
+  function setKind(k) {
+    kind = k;
+    $$(".tab", form).forEach(t => t.setAttribute("aria-selected", t.dataset.kind === k ? "true" : "false"));
+    form.classList.toggle("kind-task", k === "task");
+    $("#editor-heading").textContent = editing ? "Edit event" : (k === "task" ? "New task" : "New event");
+  }
+  function setAllDay(on) { $("#f-allday").checked = on; form.classList.toggle("all-day", on); }
+  function setRepeat(v) {
+    const b = $("#f-repeat");
+    b.dataset.value = v; b.textContent = (REPEATS[v] || REPEATS.none) + " ▾";
+    b.setAttribute("aria-label", "Repeat: " + (REPEATS[v] || REPEATS.none));
+  }
+  function openEditor(ev, defaults) {
+    editing = ev && ev.kind !== "task" ? ev : null;
+    const d = Object.assign({}, defaults || {}, ev || {});
+    $("#f-title").value = d.title || "";
+    if (d.date) { $("#f-date").value = d.date; $("#f-enddate").value = d.endDate || d.date; }
+    $("#f-start").value = d.startTime || "9:00am";
+    $("#f-end").value = d.endTime || "10:00am";
+    $("#f-location").value = d.location || "";
+    $("#f-description").value = d.description || "";
+    $("#f-calendar").value = d.calendar && d.calendar !== "tasks" ? d.calendar : "work";
+    setAllDay(!!d.allDay); setRepeat(d.repeat || "none");
+    $("#editor-error").textContent = "";
+    setKind("event");
+    $("#editor-tabs").hidden = !!editing;
+    backdrop.hidden = false;
+    $("#f-title").focus();
+  }
+  function closeEditor() { backdrop.hidden = true; editing = null; $("#time-list").hidden = true; }
+  $("#create-open").addEventListener("click", () => openEditor(null, {}));
+  $("#editor-close").addEventListener("click", closeEditor);
+  backdrop.addEventListener("mousedown", (ev) => { if (ev.target === backdrop) closeEditor(); });
+  $$(".tab", form).forEach(t => t.addEventListener("click", () => setKind(t.dataset.kind)));
+  $("#f-allday").addEventListener("change", () => setAllDay($("#f-allday").checked));
+  const repeatMenu = $("#repeat-menu");
+  wireMenu($("#f-repeat"), repeatMenu);
+  $$(".menu-item", repeatMenu).forEach(it => it.addEventListener("click", () => { setRepeat(it.dataset.value); repeatMenu.hidden = true; }));
+  form.addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    const data = {
+      title: $("#f-title").value, date: $("#f-date").value, startTime: $("#f-start").value,
+      endTime: $("#f-end").value, allDay: $("#f-allday").checked, endDate: $("#f-enddate").value,
+      location: $("#f-location").value, description: $("#f-description").value,
+      repeat: $("#f-repeat").dataset.value, calendar: $("#f-calendar").value,
+    };
+    let url = "/api/events";
+    if (editing) url = "/api/events/" + editing.id;
+    else if (kind === "task") url = "/api/tasks";
+    const res = await post(url, data);
+    if (res.error) { $("#editor-error").textContent = res.error; return; }
+    closeEditor();
+    afterChange(res.message);
+  });
+
+  // time picker: a list of quarter hours under the focused time field
+  const timeList = $("#time-list");
+  function openTimes(input) {
+    timeList.innerHTML = "";
+    TIMES.forEach(t => {
+      const li = document.createElement("li");
+      li.setAttribute("role", "option"); li.className = "suggest-item"; li.textContent = t;
+      if (t === input.value) { li.classList.add("active"); li.setAttribute("aria-selected", "true"); }
+      li.addEventListener("mousedown", (e) => {
+        e.preventDefault(); input.value = t; timeList.hidden = true;
+        if (input.id === "f-start") shiftEnd();
+      });
+      timeList.appendChild(li);
+    });
+    const r = input.getBoundingClientRect();
+    timeList.style.left = r.left + "px"; timeList.style.top = (r.bottom + 2) + "px";
+    timeList.hidden = false;
+    const active = $(".active", timeList);
+    if (active) timeList.scrollTop = active.offsetTop - 60;
+    else timeList.scrollTop = 36 * 32;
+  }
+  function minutes(t) {
+    const m = /^(\d{1,2}):(\d{2})(am|pm)$/.exec(t); if (!m) return null;
+    return (parseInt(m[1], 10) % 12 + (m[3] === "pm" ? 12 : 0)) * 60 + parseInt(m[2], 10);
+  }
+  let lastStart = null;
+  function shiftEnd() {  // keep the duration when the start moves, as Google does
+    const s = minutes($("#f-start").value), e = minutes($("#f-end").value), prev = lastStart;
+    lastStart = s;
+    if (s === null || e === null || prev === null) return;
+    const dur = Math.max(15, e - prev), n = (s + dur) % (24 * 60);
+    $("#f-end").value = TIMES[Math.floor(n / 15)] || $("#f-end").value;
+  }
+  $$(".f-time").forEach(inp => {
+    inp.addEventListener("focus", () => { if (inp.id === "f-start") lastStart = minutes(inp.value); openTimes(inp); });
+    inp.addEventListener("click", () => openTimes(inp));
+    inp.addEventListener("input", () => { timeList.hidden = true; });
+    inp.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === "Tab" || e.key === "Escape") timeList.hidden = true; });
+  });
+
+  // clicking an empty slot of the week/day grid creates an event there (rounded down to the half hour)
+  $$(".day-col").forEach(col => col.addEventListener("click", (ev) => {
+    if (ev.target.closest(".event")) return;
+    const y = ev.clientY - col.getBoundingClientRect().top;
+    const half = Math.max(0, Math.min(47, Math.floor(y / 24)));
+    const start = TIMES[half * 2], end = TIMES[(half * 2 + 4) % TIMES.length];
+    openEditor(null, { date: col.dataset.date, startTime: start, endTime: end });
+  }));
+  $$(".month-cell").forEach(cell => cell.addEventListener("click", (ev) => {
+    if (ev.target.closest(".event") || ev.target.closest("a")) return;
+    openEditor(null, { date: cell.dataset.date });
+  }));
+})();

@@ -1,0 +1,341 @@
+"""GoMail's behaviour on its state tree: folders, search, bulk actions, sending, labels, and REAL's ``differences``.
+
+Pure functions over the session's state dict (no HTTP), so tests can drive them directly. Snackbar wording follows
+REAL's GoMail ("54 conversations moved to Trash.", "3 conversations snoozed until ..."), which its scripts parse.
+"""
+
+from __future__ import annotations
+
+import copy
+import html
+import re
+from dataclasses import dataclass
+from datetime import date, datetime, timedelta
+from typing import Any
+
+from halo.sites.core import collection_differences
+from halo.sites.gomail.seed import TODAY
+
+PAGE_SIZE = 50
+FOLDERS = {  # path segment -> title
+    "inbox": "Inbox", "starred": "Starred", "snoozed": "Snoozed", "sent": "Sent", "drafts": "Drafts",
+    "all": "All Mail", "spam": "Spam", "trash": "Trash",
+}
+EMAIL_RE = re.compile(r"^[^@\s<>,;]+@[^@\s<>,;]+\.[^@\s<>,;]+$")
+
+
+class MailError(ValueError):
+    """A request the mailbox cannot honour; the message is shown to the user as is."""
+
+
+def emails(state: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    return state["email"]["emails"]
+
+
+def in_folder(e: dict[str, Any], folder: str, label: str | None = None) -> bool:
+    if folder == "trash":
+        return e["trash"]
+    if e["trash"]:
+        return False
+    if folder == "spam":
+        return e["spam"]
+    if e["spam"]:
+        return False
+    if folder == "inbox":
+        return not (e["sent"] or e["draft"] or e["archived"] or e["snoozed"])
+    if folder == "starred":
+        return e["starred"]
+    if folder == "snoozed":
+        return e["snoozed"]
+    if folder == "sent":
+        return e["sent"] and not e["draft"]
+    if folder == "drafts":
+        return e["draft"]
+    if folder == "all":
+        return not e["draft"]
+    if folder == "label":
+        return label in e.get("labels", [])
+    raise MailError(f"no folder {folder!r}")
+
+
+def newest_first(es: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return sorted(es, key=lambda e: (e["date"], e.get("time", ""), int(e["id"]) if e["id"].isdigit() else 0),
+                  reverse=True)
+
+
+def text_of(content: str) -> str:
+    return html.unescape(re.sub(r"<[^>]+>", " ", content or "")).replace("\xa0", " ")
+
+
+# ---------------------------------------------------------------- search
+@dataclass
+class Query:
+    has_words: str = ""
+    sender: str = ""
+    to: str = ""
+    subject: str = ""
+    flags: tuple[str, ...] = ()  # is:unread, is:starred, ...
+    older_than: date | None = None
+    newer_than: date | None = None
+
+    def search_data(self) -> dict[str, str]:
+        return {"hasWords": self.has_words, "from": self.sender, "to": self.to, "subject": self.subject}
+
+
+_OP = re.compile(r'(\w+):("[^"]*"|\S+)')
+
+
+def _relative(spec: str) -> date | None:
+    m = re.fullmatch(r"(\d+)([dmy])", spec.lower())
+    if not m:
+        return None
+    n, unit = int(m.group(1)), m.group(2)
+    today = date.fromisoformat(TODAY)
+    if unit == "d":
+        return today - timedelta(days=n)
+    months = n * (12 if unit == "y" else 1)
+    y, mo = divmod(today.year * 12 + today.month - 1 - months, 12)
+    return date(y, mo + 1, min(today.day, 28))
+
+
+def parse_query(q: str) -> Query:
+    """Gmail's search box: free words plus ``from:``, ``to:``, ``subject:``, ``is:``, ``older_than:2m``."""
+    query = Query()
+    flags = []
+    rest = q
+    for m in _OP.finditer(q):
+        op, val = m.group(1).lower(), m.group(2).strip('"')
+        if op == "from":
+            query.sender = val
+        elif op == "to":
+            query.to = val
+        elif op == "subject":
+            query.subject = val
+        elif op == "is":
+            flags.append(val.lower())
+        elif op == "older_than":
+            query.older_than = _relative(val)
+        elif op == "newer_than":
+            query.newer_than = _relative(val)
+        else:
+            continue
+        rest = rest.replace(m.group(0), " ")
+    query.has_words = " ".join(rest.split())
+    query.flags = tuple(flags)
+    return query
+
+
+def matches(e: dict[str, Any], query: Query) -> bool:
+    def has(field: str, needle: str) -> bool:
+        return needle.lower() in field.lower()
+
+    people = " ".join([e["from"], e["name"], *e["to"], *e["cc"]])
+    hay = " ".join([people, e["subject"], text_of(e["content"])])
+    if query.has_words and not all(has(hay, w) for w in query.has_words.split()):
+        return False
+    if query.sender and not has(e["from"] + " " + e["name"], query.sender):
+        return False
+    if query.to and not has(" ".join(e["to"] + e["cc"]), query.to):
+        return False
+    if query.subject and not has(e["subject"], query.subject):
+        return False
+    d = date.fromisoformat(e["date"])
+    if query.older_than and not d < query.older_than:
+        return False
+    if query.newer_than and not d > query.newer_than:
+        return False
+    for f in query.flags:
+        if (f == "unread" and e["isRead"]) or (f == "read" and not e["isRead"]) or (f == "starred" and not e["starred"]):
+            return False
+    return True
+
+
+def search(state: dict[str, Any], q: str) -> list[dict[str, Any]]:
+    query = parse_query(q)
+    return newest_first([e for e in emails(state).values() if in_folder(e, "all") and matches(e, query)])
+
+
+def run_search(state: dict[str, Any], q: str) -> list[dict[str, Any]]:
+    """A search from the search box: recorded in the state as REAL's GoMail records it (``filter.searchData``,
+    ``ui.searchInputValue``, ``filter.searchResults``)."""
+    q = " ".join(q.split())
+    state["ui"]["searchInputValue"] = q
+    state["filter"]["searchData"] = parse_query(q).search_data()
+    _refresh_search(state)
+    return search(state, q)
+
+
+def _refresh_search(state: dict[str, Any]) -> None:
+    q = state["ui"].get("searchInputValue", "")
+    state["filter"]["searchResults"] = [copy.deepcopy(e) for e in search(state, q)] if q else []
+
+
+# ---------------------------------------------------------------- actions
+def _conv(n: int, what: str) -> str:
+    return f"Conversation {what}." if n == 1 else f"{n} conversations {what}."
+
+
+def snooze_label(until: str) -> str:
+    dt = datetime.fromisoformat(until)
+    return dt.strftime("%a, %b %-d, %-I:%M %p")
+
+
+SNOOZE_OPTIONS = (  # label, local time (the site's "now" is the morning of 2024-07-18)
+    ("Later today", "2024-07-18T18:00"),
+    ("Tomorrow", "2024-07-19T08:00"),
+    ("This weekend", "2024-07-20T08:00"),
+    ("Next week", "2024-07-22T08:00"),
+)
+
+ACTIONS = {  # action -> (field, value, snackbar phrase)
+    "trash": ("trash", True, "moved to Trash"),
+    "untrash": ("trash", False, "moved to Inbox"),
+    "archive": ("archived", True, "archived"),
+    "unarchive": ("archived", False, "moved to Inbox"),
+    "spam": ("spam", True, "marked as spam"),
+    "notspam": ("spam", False, "unmarked as spam"),
+    "read": ("isRead", True, "marked as read"),
+    "unread": ("isRead", False, "marked as unread"),
+    "star": ("starred", True, None),
+    "unstar": ("starred", False, None),
+    "unsnooze": ("snoozed", False, "unsnoozed"),
+}
+
+
+def set_snackbar(state: dict[str, Any], message: str) -> None:
+    state["ui"]["snackbar"] = {"message": message, "open": True}
+
+
+def apply_action(state: dict[str, Any], action: str, ids: list[str], *, until: str | None = None,
+                 label: str | None = None) -> str:
+    """Apply a toolbar action to the given email ids; returns the snackbar message ("" for none)."""
+    all_emails = emails(state)
+    missing = [i for i in ids if i not in all_emails]
+    if missing:
+        raise MailError(f"no email with id {', '.join(missing[:5])}; reload the page")
+    if not ids:
+        raise MailError("select at least one conversation first")
+    message = ""
+    if action in ACTIONS:
+        field, value, phrase = ACTIONS[action]
+        for i in ids:
+            all_emails[i][field] = value
+            if action == "unsnooze":
+                all_emails[i]["snoozeUntil"] = None
+        message = _conv(len(ids), phrase) if phrase else ""
+    elif action == "snooze":
+        if not until:
+            raise MailError("pick when to snooze until")
+        try:
+            label_text = snooze_label(until)
+        except ValueError:
+            raise MailError(f"cannot snooze until {until!r}: use a date and time like 2024-07-22T08:00") from None
+        for i in ids:
+            all_emails[i]["snoozed"] = True
+            all_emails[i]["snoozeUntil"] = until
+        message = (f"Conversation snoozed until {label_text}" if len(ids) == 1
+                   else f"{len(ids)} conversations snoozed until {label_text}")
+    elif action == "delete_forever":
+        for i in ids:
+            del all_emails[i]
+        message = _conv(len(ids), "deleted forever")
+    elif action == "label":
+        names = {lb["label"] for lb in state["settings"]["customLabels"]}
+        if label not in names:
+            raise MailError(f"no label {label!r}; create it first")
+        for i in ids:
+            if label not in all_emails[i]["labels"]:
+                all_emails[i]["labels"] = [*all_emails[i]["labels"], label]
+        message = _conv(len(ids), f'labeled "{label}"') if len(ids) > 1 else f'Conversation labeled "{label}".'
+    else:
+        raise MailError(f"unknown action {action!r}")
+    if message:
+        set_snackbar(state, message)
+    _refresh_search(state)
+    return message
+
+
+def open_email(state: dict[str, Any], eid: str) -> dict[str, Any]:
+    e = emails(state).get(eid)
+    if e is None:
+        raise MailError(f"no email with id {eid!r}")
+    if not e["isRead"]:
+        e["isRead"] = True
+        _refresh_search(state)
+    return e
+
+
+def _next_id(state: dict[str, Any]) -> str:
+    nums = [int(i) for i in emails(state) if i.isdigit()]
+    return str(max(nums, default=0) + 1)
+
+
+def parse_recipients(values: list[str] | str | None, field: str) -> list[str]:
+    if values is None:
+        return []
+    if isinstance(values, str):
+        values = re.split(r"[,;]", values)
+    out = []
+    for v in values:
+        v = str(v).strip()
+        m = re.search(r"<([^>]+)>", v)
+        addr = (m.group(1) if m else v).strip().lower()
+        if not addr:
+            continue
+        if not EMAIL_RE.match(addr):
+            raise MailError(f'The address "{v}" in the "{field}" field was not recognized. Please make sure that all '
+                            f"addresses are properly formed.")
+        if addr not in out:
+            out.append(addr)
+    return out
+
+
+def send(state: dict[str, Any], *, to: Any, cc: Any = None, bcc: Any = None, subject: str = "", body: str = "",
+         reply_to: str | None = None) -> dict[str, Any]:
+    """Send a new message (or a reply to ``reply_to``): a new sent email, REAL's ``differences.emails.added``."""
+    to_l, cc_l, bcc_l = parse_recipients(to, "To"), parse_recipients(cc, "Cc"), parse_recipients(bcc, "Bcc")
+    if not (to_l or cc_l or bcc_l):
+        raise MailError("Please specify at least one recipient.")
+    if reply_to is not None and reply_to not in emails(state):
+        raise MailError(f"no email with id {reply_to!r} to reply to")
+    paragraphs = [html.escape(line) for line in str(body or "").splitlines()]
+    user = state["user"]
+    e = {
+        "id": _next_id(state), "from": user["email"], "name": user["name"], "to": to_l, "cc": cc_l, "bcc": bcc_l,
+        "subject": str(subject or "").strip(), "content": "".join(f"<p>{p}</p>" for p in paragraphs) or "<p></p>",
+        "date": TODAY, "time": "09:30", "sent": True, "draft": False, "isRead": True, "starred": False,
+        "trash": False, "archived": False, "spam": False, "isReply": reply_to is not None, "snoozed": False,
+        "scheduled": False, "snoozeUntil": None, "replies": [], "labels": [],
+    }
+    if reply_to is not None:
+        e["inReplyTo"] = reply_to
+    emails(state)[e["id"]] = e
+    set_snackbar(state, "Message sent")
+    _refresh_search(state)
+    return e
+
+
+def create_label(state: dict[str, Any], name: str) -> dict[str, Any]:
+    name = " ".join(str(name or "").split())
+    if not name:
+        raise MailError("Please enter a label name.")
+    if len(name) > 225:
+        raise MailError("Label names can be at most 225 characters.")
+    labels = state["settings"]["customLabels"]
+    if any(lb["label"].lower() == name.lower() for lb in labels):
+        raise MailError(f'The label name "{name}" already exists. Please try another name.')
+    lb = {"id": str(len(labels) + 1), "label": name}
+    labels.append(lb)
+    set_snackbar(state, f'Label "{name}" created.')
+    return lb
+
+
+# ---------------------------------------------------------------- REAL's differences
+def differences(initial: dict[str, Any], final: dict[str, Any]) -> dict[str, Any]:
+    """REAL's ``differences.emails``: the mailbox collection (snoozed conversations leave it until they return,
+    which is how eval_gomail_21 finds the snoozed "alerts" emails in ``deleted``)."""
+
+    def mailbox(state):
+        return {i: e for i, e in emails(state).items() if not e.get("snoozed")}
+
+    return {"emails": collection_differences(mailbox(initial), mailbox(final))}

@@ -1,0 +1,201 @@
+"""GoMail's pages (server-rendered, Gmail's layout) and the small JSON API its JavaScript calls to change state."""
+
+from __future__ import annotations
+
+import json
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+from jinja2 import Environment, FileSystemLoader, select_autoescape
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
+from starlette.routing import Route
+
+from halo.sites.core import error_page, session_of
+from halo.sites.gomail import mailbox as mb
+from halo.sites.gomail.icons import ICONS
+from halo.sites.gomail.seed import TODAY, contacts
+
+HERE = Path(__file__).parent
+_env = Environment(loader=FileSystemLoader(HERE / "templates"), autoescape=select_autoescape(["html"]),
+                   trim_blocks=True, lstrip_blocks=True)
+_CONTACTS_JSON = json.dumps(contacts())
+
+
+def _short_date(e: dict[str, Any]) -> str:
+    if e["date"] == TODAY:
+        h, m = (int(x) for x in e.get("time", "09:00").split(":"))
+        return f"{(h - 1) % 12 + 1}:{m:02d} {'AM' if h < 12 else 'PM'}"
+    d = date.fromisoformat(e["date"])
+    if d.year == 2024:
+        return d.strftime("%b %-d")
+    return d.strftime("%-m/%-d/%y")
+
+
+def _long_date(e: dict[str, Any]) -> str:
+    d = date.fromisoformat(e["date"])
+    h, m = (int(x) for x in e.get("time", "09:00").split(":"))
+    return f"{d.strftime('%a, %b %-d, %Y')}, {(h - 1) % 12 + 1}:{m:02d} {'AM' if h < 12 else 'PM'}"
+
+
+def _snippet(e: dict[str, Any]) -> str:
+    return " ".join(mb.text_of(e["content"]).split())[:120]
+
+
+_env.filters.update(short_date=_short_date, long_date=_long_date, snippet=_snippet)
+_env.globals.update(icon=lambda name, cls="": ICONS[name].replace("<svg ", f'<svg class="ic {cls}" ', 1))
+
+
+def _counts(state: dict[str, Any]) -> dict[str, int]:
+    es = mb.emails(state).values()
+    return {
+        "inbox": sum(1 for e in es if mb.in_folder(e, "inbox") and not e["isRead"]),
+        "drafts": sum(1 for e in es if mb.in_folder(e, "drafts")),
+        "spam": sum(1 for e in es if mb.in_folder(e, "spam") and not e["isRead"]),
+    }
+
+
+def _page(template: str, request: Request, **ctx: Any) -> HTMLResponse:
+    s = session_of(request)
+    state = s.state
+    body = _env.get_template(template).render(
+        user=state["user"], labels=state["settings"]["customLabels"], counts=_counts(state),
+        contacts_json=_CONTACTS_JSON, snooze_options=mb.SNOOZE_OPTIONS, **ctx)
+    return HTMLResponse(body)
+
+
+def _page_number(request: Request) -> int:
+    try:
+        return max(1, int(request.query_params.get("page", "1")))
+    except ValueError:
+        return 1
+
+
+def _list(request: Request, *, folder: str, title: str, items: list[dict[str, Any]], query: str = "",
+          label: str | None = None) -> HTMLResponse:
+    page = _page_number(request)
+    total = len(items)
+    pages = max(1, -(-total // mb.PAGE_SIZE))
+    page = min(page, pages)
+    start = (page - 1) * mb.PAGE_SIZE
+    shown = items[start:start + mb.PAGE_SIZE]
+    return _page("list.html", request, folder=folder, title=title, items=shown, total=total, page=page,
+                 pages=pages, first=start + 1 if total else 0, last=start + len(shown), query=query, label=label)
+
+
+async def folder_page(request: Request) -> Response:
+    folder = request.path_params.get("folder", "inbox")
+    if folder not in mb.FOLDERS:
+        return error_page(404, f"GoMail has no folder {folder!r}", f"open one of: {', '.join(mb.FOLDERS)}")
+    s = session_of(request)
+    with s.lock:
+        items = mb.newest_first([e for e in mb.emails(s.state).values() if mb.in_folder(e, folder)])
+        return _list(request, folder=folder, title=mb.FOLDERS[folder], items=items)
+
+
+async def label_page(request: Request) -> Response:
+    name = request.path_params["name"]
+    s = session_of(request)
+    with s.lock:
+        if name not in {lb["label"] for lb in s.state["settings"]["customLabels"]}:
+            return error_page(404, f"no label {name!r}", "create it with the + next to Labels in the sidebar")
+        items = mb.newest_first([e for e in mb.emails(s.state).values() if mb.in_folder(e, "label", name)])
+        return _list(request, folder="label", title=name, items=items, label=name)
+
+
+async def search_page(request: Request) -> Response:
+    q = request.query_params.get("q", "")
+    if not q.strip():
+        return RedirectResponse("/", status_code=303)
+    if len(q) > 500:
+        return error_page(400, "search text is longer than 500 characters", "search for fewer words")
+    s = session_of(request)
+    with s.lock:
+        items = mb.run_search(s.state, q)
+        return _list(request, folder="search", title=f"Search results for “{q}”", items=items, query=q)
+
+
+async def email_page(request: Request) -> Response:
+    eid = request.path_params["eid"]
+    s = session_of(request)
+    with s.lock:
+        try:
+            e = mb.open_email(s.state, eid)
+        except mb.MailError as err:
+            return error_page(404, str(err), "go back to the Inbox and open an email from the list")
+        folder = request.query_params.get("from", "inbox")
+        labels = [lb for lb in s.state["settings"]["customLabels"]]
+        return _page("email.html", request, e=e, folder=folder if folder in mb.FOLDERS else "inbox",
+                     email_labels=labels)
+
+
+# ---------------------------------------------------------------- JSON API
+async def _json(request: Request) -> dict[str, Any]:
+    try:
+        data = await request.json()
+    except ValueError:
+        raise mb.MailError("the request body must be JSON") from None
+    if not isinstance(data, dict):
+        raise mb.MailError("the request body must be a JSON object")
+    return data
+
+
+def _api(fn):
+    async def handler(request: Request) -> Response:
+        s = session_of(request)
+        try:
+            data = await _json(request)
+            with s.lock:
+                return JSONResponse(fn(s.state, data))
+        except mb.MailError as err:
+            return JSONResponse({"error": str(err)}, status_code=400)
+    return handler
+
+
+def _ids_for(state: dict[str, Any], data: dict[str, Any]) -> list[str]:
+    """The conversations an action applies to: explicit ids, or every one in a folder/search ("select all N")."""
+    if data.get("all"):
+        folder = data.get("folder", "inbox")
+        if folder == "search":
+            return [e["id"] for e in mb.search(state, str(data.get("q", "")))]
+        if folder == "label":
+            return [e["id"] for e in mb.emails(state).values() if mb.in_folder(e, "label", data.get("label"))]
+        if folder not in mb.FOLDERS:
+            raise mb.MailError(f"no folder {folder!r}")
+        return [e["id"] for e in mb.emails(state).values() if mb.in_folder(e, folder)]
+    ids = data.get("ids")
+    if not isinstance(ids, list) or not all(isinstance(i, str) for i in ids):
+        raise mb.MailError("ids must be a list of email id strings")
+    return ids
+
+
+def _act(state: dict[str, Any], data: dict[str, Any]) -> dict[str, Any]:
+    action = data.get("action")
+    if not isinstance(action, str):
+        raise mb.MailError("action must be a string")
+    msg = mb.apply_action(state, action, _ids_for(state, data), until=data.get("until"), label=data.get("label"))
+    return {"ok": True, "message": msg}
+
+
+def _send(state: dict[str, Any], data: dict[str, Any]) -> dict[str, Any]:
+    e = mb.send(state, to=data.get("to"), cc=data.get("cc"), bcc=data.get("bcc"), subject=data.get("subject", ""),
+                body=data.get("body", ""), reply_to=data.get("replyTo"))
+    return {"ok": True, "id": e["id"], "message": "Message sent"}
+
+
+def _label(state: dict[str, Any], data: dict[str, Any]) -> dict[str, Any]:
+    lb = mb.create_label(state, data.get("label", ""))
+    return {"ok": True, "label": lb, "message": state["ui"]["snackbar"]["message"]}
+
+
+routes = [
+    Route("/", folder_page),
+    Route("/search", search_page),
+    Route("/email/{eid}", email_page),
+    Route("/label/{name:path}", label_page),
+    Route("/api/emails", _api(_act), methods=["POST"]),
+    Route("/api/send", _api(_send), methods=["POST"]),
+    Route("/api/labels", _api(_label), methods=["POST"]),
+    Route("/{folder}", folder_page),
+]

@@ -1,0 +1,285 @@
+// GoMail client: selection, toolbar actions, menus, compose/reply with recipient chips, labels, snackbar.
+// Every change goes to the server's JSON API; the page then reloads so what is shown is always the session state.
+(function () {
+  "use strict";
+  const $ = (sel, root) => (root || document).querySelector(sel);
+  const $$ = (sel, root) => Array.from((root || document).querySelectorAll(sel));
+  const CONTACTS = JSON.parse($("#contacts-data").textContent);
+  const EMAIL_RE = /^[^@\s<>,;]+@[^@\s<>,;]+\.[^@\s<>,;]+$/;
+
+  // ------------------------------------------------------------ snackbar
+  function showSnackbar(text) {
+    if (!text) return;
+    $("#snackbar-text").textContent = text;
+    $("#snackbar").hidden = false;
+    clearTimeout(showSnackbar.t);
+    showSnackbar.t = setTimeout(() => { $("#snackbar").hidden = true; }, 8000);
+  }
+  $("#snackbar-close").addEventListener("click", () => { $("#snackbar").hidden = true; });
+  const pending = sessionStorage.getItem("gomail-snackbar");
+  if (pending) { sessionStorage.removeItem("gomail-snackbar"); showSnackbar(pending); }
+
+  async function post(url, data) {
+    let res, body;
+    try {
+      res = await fetch(url, { method: "POST", headers: { "Content-Type": "application/json" },
+                               body: JSON.stringify(data), credentials: "same-origin" });
+      body = await res.json();
+    } catch (e) {
+      return { error: "GoMail could not reach the server. Try again." };
+    }
+    if (!res.ok) return { error: body.error || ("Request failed (" + res.status + ")") };
+    return body;
+  }
+  function afterChange(message, url) {
+    if (message) sessionStorage.setItem("gomail-snackbar", message);
+    if (url) window.location.href = url; else window.location.reload();
+  }
+
+  // ------------------------------------------------------------ selection (list pages)
+  const toolbar = $(".toolbar");
+  const folder = toolbar ? toolbar.dataset.folder : "";
+  const emailId = toolbar ? toolbar.dataset.email : undefined;
+  const selectAll = $("#select-all");
+  let everything = false;  // "Select all N conversations in <folder>"
+
+  function rowBoxes() { return $$(".row-cb"); }
+  function selectedIds() { return $$(".row").filter(r => $(".row-cb", r).checked).map(r => r.dataset.id); }
+  function refreshSelection() {
+    const boxes = rowBoxes();
+    const n = boxes.filter(b => b.checked).length;
+    const tools = $(".sel-tools"), idle = $(".idle-tools");
+    if (tools) tools.hidden = n === 0;
+    if (idle) idle.hidden = n > 0;
+    $$(".row").forEach(r => r.classList.toggle("selected", $(".row-cb", r).checked));
+    if (selectAll) {
+      selectAll.checked = n > 0 && n === boxes.length;
+      selectAll.indeterminate = n > 0 && n < boxes.length;
+    }
+    const total = toolbar ? parseInt(toolbar.dataset.total || "0", 10) : 0;
+    const all = n > 0 && n === boxes.length;
+    if (!all) everything = false;
+    const banner = $("#select-banner"), bannerAll = $("#select-banner-all");
+    if (banner) banner.hidden = !(all && total > boxes.length && !everything);
+    if (bannerAll) bannerAll.hidden = !(all && everything);
+  }
+  if (selectAll) {
+    selectAll.addEventListener("change", () => {
+      rowBoxes().forEach(b => { b.checked = selectAll.checked; });
+      everything = false;
+      refreshSelection();
+    });
+    rowBoxes().forEach(b => b.addEventListener("change", refreshSelection));
+    const ev = $("#select-everything");
+    if (ev) ev.addEventListener("click", () => { everything = true; refreshSelection(); });
+    const clr = $("#clear-selection");
+    if (clr) clr.addEventListener("click", () => {
+      rowBoxes().forEach(b => { b.checked = false; }); everything = false; refreshSelection();
+    });
+    refreshSelection();
+  }
+
+  function target() {
+    if (emailId) return { ids: [emailId] };
+    if (everything) return { all: true, folder: folder, q: toolbar.dataset.query, label: toolbar.dataset.label };
+    return { ids: selectedIds() };
+  }
+  async function act(action, extra) {
+    const t = target();
+    if (!t.all && (!t.ids || t.ids.length === 0)) { showSnackbar("Select at least one conversation."); return; }
+    const res = await post("/api/emails", Object.assign({ action: action }, t, extra || {}));
+    if (res.error) { showSnackbar(res.error); return; }
+    let next = null;
+    if (emailId && action !== "star" && action !== "unstar" && action !== "label") {
+      const back = $(".toolbar a.icon-btn");
+      next = back ? back.getAttribute("href") : "/";
+    }
+    afterChange(res.message, next);
+  }
+  $$("[data-action]").forEach(b => b.addEventListener("click", () => act(b.dataset.action)));
+  $$(".star").forEach(b => b.addEventListener("click", async (ev) => {
+    ev.preventDefault(); ev.stopPropagation();
+    const on = b.classList.contains("on");
+    const res = await post("/api/emails", { action: on ? "unstar" : "star", ids: [b.dataset.id] });
+    if (res.error) { showSnackbar(res.error); return; }
+    afterChange(res.message);
+  }));
+
+  // ------------------------------------------------------------ menus
+  function closeMenus(except) { $$(".menu").forEach(m => { if (m !== except) m.hidden = true; }); }
+  function wireMenu(buttonId, menuId, onPick) {
+    const btn = $("#" + buttonId), menu = $("#" + menuId);
+    if (!btn || !menu) return;
+    btn.addEventListener("click", (ev) => { ev.stopPropagation(); closeMenus(menu); menu.hidden = !menu.hidden; });
+    $$(".menu-item", menu).forEach(it => it.addEventListener("click", () => { menu.hidden = true; onPick(it); }));
+  }
+  wireMenu("snooze-open", "snooze-menu", it => act("snooze", { until: it.dataset.until }));
+  wireMenu("labels-open", "labels-menu", it => act("label", { label: it.dataset.label }));
+  document.addEventListener("click", (ev) => { if (!ev.target.closest(".menu")) closeMenus(); });
+
+  // ------------------------------------------------------------ recipient chips with suggestions
+  const suggest = $("#suggest");
+  let suggestFor = null, suggestItems = [], suggestIndex = 0;
+
+  function addChip(row, email, name) {
+    const chips = $(".chips", row);
+    if ($$(".chip", chips).some(c => c.dataset.email === email)) return;
+    const chip = document.createElement("span");
+    chip.className = "chip"; chip.dataset.email = email;
+    chip.title = email;
+    chip.appendChild(document.createTextNode(name || email));
+    const x = document.createElement("button");
+    x.type = "button"; x.className = "chip-x"; x.setAttribute("aria-label", "Remove " + (name || email));
+    x.textContent = "×";
+    x.addEventListener("click", () => chip.remove());
+    chip.appendChild(x);
+    chips.appendChild(chip);
+  }
+  function hideSuggest() { suggest.hidden = true; suggestFor = null; suggestItems = []; }
+  function renderSuggest(input) {
+    const q = input.value.trim().toLowerCase();
+    if (!q) { hideSuggest(); return; }
+    suggestItems = CONTACTS.filter(c => c.name.toLowerCase().includes(q) || c.email.includes(q)).slice(0, 6);
+    if (!suggestItems.length) { hideSuggest(); return; }
+    suggestFor = input; suggestIndex = 0;
+    suggest.innerHTML = "";
+    suggestItems.forEach((c, i) => {
+      const li = document.createElement("li");
+      li.setAttribute("role", "option");
+      li.className = "suggest-item" + (i === suggestIndex ? " active" : "");
+      li.setAttribute("aria-selected", i === suggestIndex ? "true" : "false");
+      li.innerHTML = '<span class="avatar small"></span><span><b></b><br><span class="sub"></span></span>';
+      $(".avatar", li).textContent = c.name[0];
+      $("b", li).textContent = c.name;
+      $(".sub", li).textContent = c.email;
+      li.addEventListener("mousedown", (ev) => { ev.preventDefault(); pick(i); });
+      suggest.appendChild(li);
+    });
+    const r = input.getBoundingClientRect();
+    suggest.style.left = r.left + "px"; suggest.style.top = (r.bottom + 2) + "px";
+    suggest.hidden = false;
+  }
+  function pick(i) {
+    const input = suggestFor, c = suggestItems[i];
+    if (!input || !c) return;
+    addChip(input.closest(".recip-row"), c.email, c.name);
+    input.value = ""; hideSuggest(); input.focus();
+  }
+  function commitText(input) {
+    const v = input.value.trim().replace(/[,;]$/, "");
+    if (v && EMAIL_RE.test(v)) { addChip(input.closest(".recip-row"), v.toLowerCase(), null); input.value = ""; return true; }
+    return false;
+  }
+  $$(".recip-input").forEach(input => {
+    input.addEventListener("input", () => {
+      if (/[,;]$/.test(input.value)) { if (!(suggestFor === input && suggestItems.length && (pick(suggestIndex), true))) commitText(input); return; }
+      renderSuggest(input);
+    });
+    input.addEventListener("keydown", (ev) => {
+      const open = suggestFor === input && !suggest.hidden && suggestItems.length;
+      if (ev.key === "ArrowDown" && open) { ev.preventDefault(); suggestIndex = (suggestIndex + 1) % suggestItems.length; markActive(); }
+      else if (ev.key === "ArrowUp" && open) { ev.preventDefault(); suggestIndex = (suggestIndex + suggestItems.length - 1) % suggestItems.length; markActive(); }
+      else if (ev.key === "Enter" || ev.key === "Tab") {
+        if (open) { if (ev.key === "Enter") ev.preventDefault(); pick(suggestIndex); }
+        else if (commitText(input) && ev.key === "Enter") ev.preventDefault();
+        else if (ev.key === "Enter") ev.preventDefault();
+      } else if (ev.key === "Escape") { hideSuggest(); }
+      else if (ev.key === "Backspace" && !input.value) {
+        const chips = $$(".chip", input.closest(".recip-row")); if (chips.length) chips[chips.length - 1].remove();
+      }
+    });
+    input.addEventListener("blur", () => { setTimeout(() => { if (suggestFor === input) hideSuggest(); commitText(input); }, 150); });
+  });
+  function markActive() {
+    $$(".suggest-item", suggest).forEach((li, i) => {
+      li.classList.toggle("active", i === suggestIndex); li.setAttribute("aria-selected", i === suggestIndex ? "true" : "false");
+    });
+  }
+  function recipients(row) {
+    if (!row || row.hidden) return [];
+    const out = $$(".chip", row).map(c => c.dataset.email);
+    const rest = $(".recip-input", row).value.trim();
+    if (rest) out.push(...rest.split(/[,;]/).map(s => s.trim()).filter(Boolean));
+    return out;
+  }
+
+  // ------------------------------------------------------------ compose
+  const compose = $("#compose");
+  function openCompose() { compose.hidden = false; $("#compose-to").focus(); }
+  function resetCompose() {
+    $$(".chip", compose).forEach(c => c.remove());
+    $$("input, textarea", compose).forEach(i => { i.value = ""; });
+    $$(".recip-row[data-field=cc], .recip-row[data-field=bcc]", compose).forEach(r => { r.hidden = true; });
+    $("#compose-error").textContent = "";
+  }
+  $("#compose-open").addEventListener("click", openCompose);
+  $("#compose-close").addEventListener("click", () => { compose.hidden = true; });
+  $("#compose-discard").addEventListener("click", () => { resetCompose(); compose.hidden = true; showSnackbar("Draft discarded."); });
+  $("#cc-open").addEventListener("click", () => { const r = $(".recip-row[data-field=cc]", compose); r.hidden = false; $("input", r).focus(); });
+  $("#bcc-open").addEventListener("click", () => { const r = $(".recip-row[data-field=bcc]", compose); r.hidden = false; $("input", r).focus(); });
+  $("#compose-send").addEventListener("click", async () => {
+    const data = {
+      to: recipients($(".recip-row[data-field=to]", compose)), cc: recipients($(".recip-row[data-field=cc]", compose)),
+      bcc: recipients($(".recip-row[data-field=bcc]", compose)), subject: $("#compose-subject").value,
+      body: $("#compose-body").value,
+    };
+    const res = await post("/api/send", data);
+    if (res.error) { $("#compose-error").textContent = res.error; return; }
+    resetCompose(); compose.hidden = true;
+    afterChange(res.message);
+  });
+
+  // ------------------------------------------------------------ reply / forward (email page)
+  const replyBox = $("#reply-box");
+  if (replyBox) {
+    let mode = "reply";
+    const open = (m) => {
+      mode = m; replyBox.hidden = false; $("#msg-actions").hidden = true;
+      const fwdRow = $(".recip-row[data-field=fwd]", replyBox);
+      fwdRow.hidden = m !== "forward";
+      $(".reply-to", replyBox).hidden = m === "forward";
+      (m === "forward" ? $("#forward-to") : $("#reply-body")).focus();
+    };
+    $("#reply-open").addEventListener("click", () => open("reply"));
+    $("#reply-top").addEventListener("click", () => open("reply"));
+    $("#forward-open").addEventListener("click", () => open("forward"));
+    $("#reply-discard").addEventListener("click", () => {
+      replyBox.hidden = true; $("#msg-actions").hidden = false; $("#reply-body").value = "";
+    });
+    $("#reply-send").addEventListener("click", async () => {
+      const subj = replyBox.dataset.subject || "";
+      let data;
+      if (mode === "forward") {
+        const original = $(".msg-body").innerText;
+        data = { to: recipients($(".recip-row[data-field=fwd]", replyBox)),
+                 subject: /^fwd:/i.test(subj) ? subj : "Fwd: " + subj,
+                 body: $("#reply-body").value + "\n\n---------- Forwarded message ---------\n" + original };
+      } else {
+        data = { to: replyBox.dataset.to.split(","), subject: /^re:/i.test(subj) ? subj : "Re: " + subj,
+                 body: $("#reply-body").value, replyTo: replyBox.dataset.id };
+      }
+      const res = await post("/api/send", data);
+      if (res.error) { $("#reply-error").textContent = res.error; return; }
+      afterChange(res.message);
+    });
+  }
+
+  // ------------------------------------------------------------ labels
+  const labelDialog = $("#label-dialog");
+  $("#label-create-open").addEventListener("click", () => {
+    labelDialog.hidden = false; $("#label-error").textContent = ""; $("#label-name").value = ""; $("#label-name").focus();
+  });
+  $("#label-cancel").addEventListener("click", () => { labelDialog.hidden = true; });
+  async function createLabel() {
+    const res = await post("/api/labels", { label: $("#label-name").value });
+    if (res.error) { $("#label-error").textContent = res.error; return; }
+    labelDialog.hidden = true;
+    afterChange(res.message);
+  }
+  $("#label-create").addEventListener("click", createLabel);
+  $("#label-name").addEventListener("keydown", (ev) => { if (ev.key === "Enter") { ev.preventDefault(); createLabel(); } });
+
+  document.addEventListener("keydown", (ev) => {
+    if (ev.key === "Escape") { closeMenus(); hideSuggest(); if (!labelDialog.hidden) labelDialog.hidden = true; }
+  });
+})();
