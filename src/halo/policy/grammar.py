@@ -100,6 +100,14 @@ def action_json_schema(include_elements: bool = True, element_ids: Iterable[str]
     return {"anyOf": calls}
 
 
+def _brief(prop: dict[str, Any]) -> dict[str, Any]:
+    """A property as the prompt shows it: type, enum, item type (limits are the grammar's business)."""
+    out = {k: v for k, v in prop.items() if k in ("type", "enum")}
+    if "items" in prop:
+        out["items"] = _brief(prop["items"])
+    return out
+
+
 def tool_schemas(include_elements: bool = True) -> list[dict[str, Any]]:
     """The tools in OpenAI/Qwen function format, as listed inside ``<tools></tools>`` of the system prompt."""
     def tool(name: str, description: str, actions: tuple[str, ...]) -> dict[str, Any]:
@@ -107,7 +115,7 @@ def tool_schemas(include_elements: bool = True) -> list[dict[str, Any]]:
             f"* `{a}`: {ACTION_ARGS[a][2]}" for a in actions)}}
         for a in actions:
             for k, v in ACTION_ARGS[a][0].items():
-                props.setdefault(k, {kk: vv for kk, vv in v.items() if kk in ("type", "enum", "items")})
+                props.setdefault(k, _brief(v))
         return {"type": "function", "function": {"name": name, "description": description, "parameters": {
             "type": "object", "properties": props, "required": ["action"]}}}
 

@@ -1,0 +1,31 @@
+"""Observation builders shared by the policy tests."""
+
+from __future__ import annotations
+
+import io
+
+from halo.env.types import Element, Observation
+
+
+def screenshot(width: int = 1280, height: int = 720, fmt: str = "JPEG") -> bytes:
+    from PIL import Image, ImageDraw
+
+    img = Image.new("RGB", (width, height), (240, 240, 240))
+    d = ImageDraw.Draw(img)
+    d.rectangle([0, 0, width, 40], fill=(50, 50, 120))
+    d.rectangle([500, 300, 780, 360], fill=(30, 144, 255))
+    d.text((560, 320), "Sign in", fill=(255, 255, 255))
+    buf = io.BytesIO()
+    img.save(buf, format=fmt)
+    return buf.getvalue()
+
+
+def make_obs(**kw) -> Observation:
+    elements = {"12": Element("12", "button", "Sign in", (500, 300, 280, 60)),
+                "13": Element("13", "textbox", "Email", (500, 200, 280, 40), value="")}
+    base = dict(screenshot=screenshot(), image_format="jpeg",
+                axtree='[12] button "Sign in"\n[13] textbox "Email"', elements=elements,
+                url="http://127.0.0.1:9000/login", goal="Sign in with jane@example.com", step=2,
+                last_actions=("left_click(500, 300)", "type('jane@example.com')"), task_id="test.login")
+    base.update(kw)
+    return Observation(**base)

@@ -1,0 +1,113 @@
+"""Prompt builder: snapshot of the rendered prompt, the pixel budget, history bound, and the tool schemas."""
+
+from __future__ import annotations
+
+import base64
+import io
+import json
+import os
+from pathlib import Path
+
+import pytest
+from PIL import Image
+
+from halo.policy.grammar import action_json_schema, tool_schemas
+from halo.policy.prompt import PromptConfig, build_prompt, smart_resize, tool_call_text
+from policy_helpers import make_obs, screenshot
+
+SNAPSHOTS = Path(__file__).parent / "snapshots"
+UPDATE = os.environ.get("HALO_UPDATE_SNAPSHOTS") == "1"
+
+
+def _check_snapshot(name: str, text: str) -> None:
+    path = SNAPSHOTS / name
+    if UPDATE or not path.exists():
+        path.parent.mkdir(exist_ok=True)
+        path.write_text(text)
+        if not UPDATE:
+            pytest.fail(f"snapshot {name} was missing and has been written; review it and rerun")
+    assert text == path.read_text(), f"prompt changed; if intended, rerun with HALO_UPDATE_SNAPSHOTS=1 ({path})"
+
+
+def render(prompt) -> str:
+    return f"=== system ===\n{prompt.system}\n=== user [image {prompt.image_size[0]}x{prompt.image_size[1]}, " \
+           f"{prompt.visual_tokens} visual tokens] ===\n{prompt.user_text}\n"
+
+
+def test_snapshot_default_prompt():
+    _check_snapshot("prompt_default.txt", render(build_prompt(make_obs())))
+
+
+def test_snapshot_prompt_with_axtree_and_error():
+    obs = make_obs(last_action_error="element 99 not found", step=7,
+                   last_actions=tuple(f"left_click({i}, {i})" for i in range(9)))
+    _check_snapshot("prompt_axtree.txt", render(build_prompt(obs, PromptConfig(include_axtree=True))))
+
+
+def test_history_is_bounded_to_the_last_five_actions():
+    obs = make_obs(last_actions=tuple(f"left_click({i}, {i})" for i in range(9)))
+    text = build_prompt(obs).user_text
+    assert "left_click(3, 3)" not in text and "left_click(4, 4)" in text and "left_click(8, 8)" in text
+
+
+@pytest.mark.parametrize("size, budget, expected", [
+    ((1280, 720), 1280 * 720, (1280, 704)),  # REFERENCE §2: 880 visual tokens
+    ((1280, 720), 256 * 32 * 32, (672, 384)),
+    ((1280, 720), 64 * 32 * 32, (320, 192)),
+    ((100, 50), 1280 * 720, (256, 128)),  # below min_pixels: scaled up
+])
+def test_pixel_budget(size, budget, expected):
+    cfg = PromptConfig(max_pixels=budget, min_pixels=min(budget, 32 * 32 * 32))
+    assert smart_resize(*size, cfg.min_pixels, cfg.max_pixels) == expected
+    p = build_prompt(make_obs(screenshot=screenshot(*size)), cfg)
+    assert p.image_size == expected
+    assert Image.open(io.BytesIO(p.image)).size == expected
+    assert p.visual_tokens == (expected[0] // 32) * (expected[1] // 32)
+    assert p.visual_tokens * 32 * 32 <= budget
+
+
+def test_openai_messages_carry_a_base64_image():
+    p = build_prompt(make_obs())
+    msgs = p.openai_messages()
+    assert msgs[0] == {"role": "system", "content": p.system}
+    url = msgs[1]["content"][0]["image_url"]["url"]
+    assert url.startswith("data:image/png;base64,")
+    assert Image.open(io.BytesIO(base64.b64decode(url.split(",", 1)[1]))).size == (1280, 704)
+    assert msgs[1]["content"][1] == {"type": "text", "text": p.user_text}
+
+
+def test_unreadable_screenshot_is_a_clear_error():
+    with pytest.raises(ValueError, match="not a readable image"):
+        build_prompt(make_obs(screenshot=b"not an image"))
+
+
+def test_system_prompt_lists_the_tools_in_nous_format():
+    system = build_prompt(make_obs()).system
+    assert system.startswith("You are a helpful assistant.\n\n# Tools\n")
+    tools = system.split("<tools>\n", 1)[1].split("\n</tools>", 1)[0].splitlines()
+    names = [json.loads(t)["function"]["name"] for t in tools]
+    assert names == ["computer_use", "browser", "send_msg_to_user"]
+    assert '<tool_call>\n{"name": <function-name>, "arguments": <args-json-object>}\n</tool_call>' in system
+
+
+def test_tool_calls_validate_against_the_action_schema():
+    jsonschema = pytest.importorskip("jsonschema")
+    from halo.env import actions as A
+
+    schema = action_json_schema(element_ids=["12", "13"])
+    for a in (A.LeftClick(x=1, y=2), A.Click(element="12"), A.SendMsgToUser(text="ok"), A.Scroll(pixels=-5),
+              A.Key(keys=("ctrl", "a")), A.LeftClickDrag(x=1, y=2, start_x=3, start_y=4), A.GoBack()):
+        call = json.loads(tool_call_text(a).split("\n")[1])
+        jsonschema.validate(call, schema)
+    bad = {"name": "browser", "arguments": {"action": "click", "element": "99"}}
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate(bad, schema)
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate({"name": "computer_use", "arguments": {"action": "left_click", "coordinate": [1001, 0]}},
+                            schema)
+
+
+def test_element_tool_only_with_the_accessibility_tree():
+    without = {a for a in tool_schemas(False)[1]["function"]["parameters"]["properties"]["action"]["enum"]}
+    with_ = {a for a in tool_schemas(True)[1]["function"]["parameters"]["properties"]["action"]["enum"]}
+    assert without == {"goto", "go_back"} and {"click", "fill", "select_option"} <= with_
