@@ -14,6 +14,7 @@ COMMAND_MODULES = [
     "halo.cli.tasks_cmd",
     "halo.cli.smoke_cmd",
     "halo.cli.policy_cmd",
+    "halo.cli.eval_cmd",
 ]
 
 for _name in COMMAND_MODULES:

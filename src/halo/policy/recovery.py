@@ -43,3 +43,33 @@ def _close_button(obs: Observation) -> str | None:
         if el.role == "button" and el.name.strip().lower() in _CLOSE_NAMES:
             return el.id
     return None
+
+
+class RecoveringPolicy:
+    """Wraps a policy for evaluation: each sampled action passes through ``Recovery``; a replaced action is
+    recorded in the sample's repairs as ``recovery: <why>``. Never use it in training."""
+
+    def __init__(self, inner, recovery: Recovery | None = None):
+        self.inner = inner
+        self.recovery = recovery or Recovery()
+        self.interventions = 0
+
+    def __getattr__(self, name):  # build_prompt, decoding, prompt_config, aclose, ... of the wrapped policy
+        return getattr(self.inner, name)
+
+    def _fix(self, obs: Observation, sample):
+        import dataclasses
+
+        action, why = self.recovery.apply(obs, sample.action)
+        if why is None:
+            return sample
+        self.interventions += 1
+        parsed = dataclasses.replace(sample.parsed, action=action, error=None,
+                                     repairs=(*sample.parsed.repairs, f"recovery: {why}"))
+        return dataclasses.replace(sample, parsed=parsed)
+
+    async def sample_actions(self, obs: Observation, n: int = 1, temperature: float | None = None):
+        return [self._fix(obs, s) for s in await self.inner.sample_actions(obs, n, temperature)]
+
+    async def sample_single(self, obs: Observation):
+        return self._fix(obs, await self.inner.sample_single(obs))

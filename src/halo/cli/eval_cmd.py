@@ -1,0 +1,119 @@
+"""`halo eval --mode M --tasks ... --episodes K`: evaluate a policy mode on REAL(-local) tasks."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from halo.errors import HaloError
+
+
+def _split(values: list[str]) -> list[str]:
+    return [v.strip() for item in values for v in item.split(",") if v.strip()]
+
+
+def print_results(console: Console, result, title: str) -> None:
+    for label, rows in (("task", result.tasks), ("site", result.by_site())):
+        t = Table(label, "success", "rate", "errored", "mean steps", "valid actions", title=f"{title} by {label}")
+        for key, r in sorted(rows.items()):
+            n = r.episodes
+            t.add_row(key, f"{r.successes}/{n}", f"{r.success_rate:.0%}", str(r.errored),
+                      f"{r.steps / n:.1f}" if n else "-", f"{r.valid_actions / n:.0%}" if n else "-")
+        console.print(t)
+    m = result.metrics()
+    console.print(f"overall success {m['success_rate']:.1%} over {m['episodes']} episodes "
+                  f"({m['errored']} errored) in {m['wall_time']:.0f} s")
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("eval")
+    def eval_(
+        mode: str = typer.Option(..., help="policy mode from configs/modes.yaml (tiny, qwen3vl_base, ...)"),
+        tasks: list[str] = typer.Option(..., help="task ids, site names, 'local', or page URLs; comma-separated "
+                                                  "or repeated"),
+        episodes: int = typer.Option(1, help="episodes per task"),
+        parallel: int = typer.Option(2, help="browser envs in parallel"),
+        sites: str = typer.Option("local", help="'local' (REAL-local, served here) or 'remote' (REAL's sites)"),
+        max_steps: int = typer.Option(25, help="steps per episode"),
+        greedy: bool = typer.Option(False, "--greedy", help="greedy decoding (temperature 0)"),
+        temperature: float = typer.Option(None, help="sampling temperature (default: the mode's)"),
+        recovery: bool = typer.Option(None, "--recovery/--no-recovery", help="evaluation recovery (default: mode's)"),
+        model: str = typer.Option(None, help="override the mode's model"),
+        adapter: str = typer.Option(None, help="override the mode's LoRA adapter"),
+        base_url: str = typer.Option(None, help="override the mode's server URL"),
+        goal: str = typer.Option(None, help="goal for page-URL tasks"),
+        name: str = typer.Option(None, help="run name (default eval-<mode>-<time>)"),
+        runs_dir: Path = typer.Option(Path("runs"), help="where run directories go"),
+        modes_file: str = typer.Option(None, help="modes YAML (default configs/modes.yaml)"),
+    ) -> None:
+        """Run K episodes per task with parallel browsers; writes runs/<name>/ and prints success by task and site."""
+        from halo.eval import EvalConfig, config_record, local_sites, needs_local_sites, resolve_tasks
+        from halo.policy.modes import get_mode, make_policy
+        from halo.policy.recovery import RecoveringPolicy
+        from halo.runs import RunDir
+
+        console = Console()
+        refs = _split(tasks)
+        try:
+            if sites not in ("local", "remote"):
+                raise HaloError(f"--sites must be 'local' or 'remote', got {sites!r}")
+            m = get_mode(mode, modes_file).with_overrides(model=model, adapter=adapter, base_url=base_url)
+            _ensure_tiny(m, console)
+            cfg = EvalConfig(episodes=episodes, parallel=parallel, max_steps=max_steps,
+                             temperature=0.0 if greedy else temperature)
+            use_recovery = m.recovery if recovery is None else recovery
+            with local_sites(needs_local_sites(refs, sites)) as urls:
+                task_list = resolve_tasks(refs, sites=sites, site_urls=urls, goal=goal)
+                policy = make_policy(m)
+                if use_recovery:
+                    policy = RecoveringPolicy(policy)
+                run = RunDir(runs_dir, name, prefix=f"eval-{mode}")
+                run.write_config(config_record(cfg, m, task_list, sites, use_recovery, urls))
+                console.print(f"[bold]eval[/bold] mode={mode} tasks={len(task_list)} episodes={episodes} "
+                              f"parallel={parallel} -> {run.path}")
+                result = asyncio.run(_run_with_progress(policy, task_list, cfg, run, console))
+        except HaloError as e:
+            Console(stderr=True).print(f"[red]error:[/red] {e}", highlight=False)
+            raise typer.Exit(2) from None
+        print_results(console, result, f"{mode}")
+        console.print(f"run directory: {run.path}")
+
+
+def _ensure_tiny(mode, console: Console) -> None:
+    """The tiny mode builds its model on first use (seconds, offline)."""
+    if mode.backend == "hf" and mode.name == "tiny" and not Path(mode.model).exists():
+        from halo.policy.tiny import build_tiny_model
+
+        console.print(f"building the tiny model into {mode.model} ...")
+        build_tiny_model(mode.model)
+
+
+async def _run_with_progress(policy, task_list, cfg, run, console: Console):
+    from halo.eval import run_eval
+
+    total = len(task_list) * cfg.episodes
+    counts = {"ok": 0, "done": 0, "steps": 0}
+    with Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
+                  TextColumn("success {task.fields[ok]} · steps {task.fields[steps]}"), TimeElapsedColumn(),
+                  console=console) as progress:
+        bar = progress.add_task("episodes", total=total, ok=0, steps=0)
+
+        def on_step(_step) -> None:
+            counts["steps"] += 1
+            progress.update(bar, steps=counts["steps"])
+
+        def on_episode(_task, ep) -> None:
+            counts["ok"] += int(ep.success)
+            progress.update(bar, advance=1, ok=counts["ok"])
+
+        try:
+            return await run_eval(policy, task_list, cfg, run, on_episode=on_episode, on_step=on_step)
+        finally:
+            close = getattr(policy, "aclose", None)
+            if close is not None:
+                await close()
