@@ -28,7 +28,7 @@ class HttpEpisode:
     def close(self) -> None:
         self.client.close()
 
-    def __enter__(self) -> "HttpEpisode":
+    def __enter__(self):
         return self
 
     def __exit__(self, *exc) -> None:
@@ -42,3 +42,90 @@ def start_shop_server():
     server = SitesServer(sites=("omnizon", "zilloft"))
     server.start()
     return server
+
+
+# ---------------------------------------------------------------- scripted oracles (test fixtures only)
+# An oracle is a list of steps; a step looks at the current Observation and returns the HALO action to take.
+# Elements are found by role and accessible name, as a model reading the AXTree would; some steps click by
+# coordinates (relative 0..1000, from the element's box) as a model reading the screenshot would.
+from collections.abc import Callable
+
+from halo.env import actions as A
+from halo.env.types import Element, Observation
+
+Step = Callable[[Observation], A.Action]
+
+
+def find(obs: Observation, role: str, name: str, *, prefix: bool = False) -> Element:
+    """The first element with this role and name (or name prefix); fails loudly with the AXTree."""
+    for e in obs.elements.values():
+        if e.role == role and (e.name.startswith(name) if prefix else e.name == name):
+            return e
+    raise AssertionError(f"no {role} {name!r}{' (prefix)' if prefix else ''} on {obs.url}:\n{obs.axtree}")
+
+
+def click(role: str, name: str, prefix: bool = False) -> Step:
+    return lambda obs: A.Click(find(obs, role, name, prefix=prefix).id)
+
+
+def tap(role: str, name: str, prefix: bool = False) -> Step:
+    """A coordinate click at the element's centre (it must be on screen)."""
+    def step(obs: Observation) -> A.Action:
+        e = find(obs, role, name, prefix=prefix)
+        assert e.bbox is not None, f"{role} {name!r} has no box"
+        x, y, w, h = e.bbox
+        assert 0 <= y + h / 2 < obs.viewport[1], f"{role} {name!r} is off screen (y={y}); use click()"
+        return A.LeftClick(*A.to_relative(x + w / 2, y + h / 2, *obs.viewport))
+    return step
+
+
+def fill(role: str, name: str, value: str) -> Step:
+    return lambda obs: A.Fill(find(obs, role, name).id, value)
+
+
+def press(role: str, name: str, key: str) -> Step:
+    return lambda obs: A.Press(find(obs, role, name).id, key)
+
+
+def select(name: str, option: str) -> Step:
+    return lambda obs: A.SelectOption(find(obs, "combobox", name).id, (option,))
+
+
+def say(text: str) -> Step:
+    return lambda obs: A.SendMsgToUser(text)
+
+
+async def run_oracle(env, task, steps: list[Step], patience: int = 4):
+    """Reset ``env`` on ``task`` and play ``steps``; every action must succeed. Returns the last StepResult.
+
+    Like a model would, the oracle waits (a ``wait`` action, then a fresh observation) when the element it wants
+    is not on the page yet: under load an observation can catch a page that is still loading."""
+    obs = await env.reset(task)
+    result = None
+    for i, step in enumerate(steps):
+        for attempt in range(patience + 1):
+            try:
+                action = step(obs)
+                break
+            except AssertionError:
+                if attempt == patience:
+                    raise
+                waited = await env.step(A.Wait(0.5))
+                assert waited.info.error is None, f"step {i}: wait failed: {waited.info.error}"
+                obs = waited.observation
+        result = await env.step(action)
+        assert result.info.error is None, f"step {i} {action.describe()} failed: {result.info.error}"
+        obs = result.observation
+    assert result is not None and result.done
+    return result
+
+
+def chromium_available() -> bool:
+    from halo.env.browser import find_chromium
+    from halo.errors import BrowserError
+
+    try:
+        find_chromium()
+        return True
+    except BrowserError:
+        return False

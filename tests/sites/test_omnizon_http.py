@@ -7,7 +7,6 @@ from concurrent.futures import ThreadPoolExecutor
 
 import httpx
 import pytest
-
 from _shop_helpers import HttpEpisode, start_shop_server
 
 ADDRESS = {"fullName": "John Doe", "street": "1250 Ocean Ave, Apt 4", "city": "Los Angeles", "state": "CA",

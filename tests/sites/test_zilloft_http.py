@@ -7,7 +7,6 @@ from concurrent.futures import ThreadPoolExecutor
 
 import httpx
 import pytest
-
 from _shop_helpers import HttpEpisode, start_shop_server
 
 ME = {"name": "John Doe", "email": "john.doe@example.com", "phone": "310-555-0142"}
@@ -179,7 +178,7 @@ def test_save_home_toggles(urls):
      "not an offered time"),
     ("/api/tour-requests", {"homeId": "90801", "date": "2024-07-19", "time": "9:00 AM", "name": "A",
                             "email": "not-an-email", "phone": "555-123-4567", "message": "x"}, "not an email"),
-    ("/api/contact-agent", {"homeId": "90801", "date": "2024-07-19", "time": "9:00 AM", **{**ME, "name": ""},
+    ("/api/contact-agent", {"homeId": "90801", "date": "2024-07-19", "time": "9:00 AM", **ME, "name": "",
                             "message": "x"}, "name is required"),
     ("/api/contact-agent", [1, 2], "JSON object"),
     ("/api/saved-homes", {"homeId": 5}, "no home"),
@@ -213,4 +212,4 @@ def test_tour_requests_never_leak_between_concurrent_sessions(urls):
     for i, fin in enumerate(finishes):
         (req,) = fin["differences"]["requestTours"]["added"].values()
         assert req["homeId"] == homes[i]
-        assert not fin["initialfinaldiff"]["added"]["tourRequests"]["requestTourList"]["0"]["homeId"] != homes[i]
+        assert fin["initialfinaldiff"]["added"]["tourRequests"]["requestTourList"]["0"]["homeId"] == homes[i]

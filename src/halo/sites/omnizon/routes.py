@@ -8,6 +8,7 @@ from typing import Any
 from urllib.parse import parse_qs, urlencode
 
 from jinja2 import Environment, FileSystemLoader, select_autoescape
+from markupsafe import Markup
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from starlette.routing import Route
@@ -20,7 +21,7 @@ from halo.sites.omnizon.catalog import BY_ID, CATEGORIES, PRODUCTS, search
 HERE = Path(__file__).parent
 _env = Environment(loader=FileSystemLoader(HERE / "templates"), autoescape=select_autoescape(["html"]),
                    trim_blocks=True, lstrip_blocks=True)
-_env.globals.update(art=art, categories=CATEGORIES)
+_env.globals.update(css=Markup((HERE / "static" / "omnizon.css").read_text()), art=art, categories=CATEGORIES)
 SORTS = (("featured", "Featured"), ("price-asc", "Price: Low to High"), ("price-desc", "Price: High to Low"),
          ("rating", "Avg. Customer Review"), ("reviews", "Best Sellers"))
 MAX_QUERY = 200
@@ -53,7 +54,7 @@ def _num(raw: str | None, name: str) -> float | None:
         v = float(raw)
     except ValueError:
         raise ValueError(f"{name} must be a number, got {raw!r}") from None
-    if v < 0 or v != v or v in (float("inf"),):
+    if not 0 <= v < float("inf"):  # also refuses NaN
         raise ValueError(f"{name} must be a non-negative number, got {raw!r}")
     return v
 
@@ -204,10 +205,10 @@ async def orders_page(request: Request) -> Response:
 async def search_input(request: Request) -> Response:
     try:
         body = await request.json()
-        value = body["value"]
-        if not isinstance(value, str):
-            raise TypeError
-    except Exception:
+    except ValueError:
+        body = None
+    value = body.get("value") if isinstance(body, dict) else None
+    if not isinstance(value, str):
         return JSONResponse({"error": "send JSON like {\"value\": \"what the search box holds\"}"}, status_code=400)
     s = session_of(request)
     with s.lock:

@@ -53,7 +53,8 @@ def short_price(p: int) -> str:
 
 _env = Environment(loader=FileSystemLoader(HERE / "templates"), autoescape=select_autoescape(["html"]),
                    trim_blocks=True, lstrip_blocks=True)
-_env.globals.update(art=art, pin=pin, short_price=short_price, home_types=HOME_TYPES, sorts=SORTS)
+_env.globals.update(css=Markup((HERE / "static" / "zilloft.css").read_text()), art=art, pin=pin,
+                    short_price=short_price, home_types=HOME_TYPES, sorts=SORTS)
 
 
 def _page(template: str, status: int = 200, **ctx: Any) -> HTMLResponse:
@@ -173,7 +174,7 @@ async def saved_page(request: Request) -> Response:
 async def _json(request: Request) -> dict[str, Any]:
     try:
         body = await request.json()
-    except Exception:
+    except ValueError:  # JSONDecodeError and bad UTF-8
         raise st.RequestError("send the form as a JSON object") from None
     if not isinstance(body, dict):
         raise st.RequestError("send the form as a JSON object")

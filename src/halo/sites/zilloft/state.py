@@ -168,4 +168,4 @@ def parse_price(raw: str | None, name: str) -> int | None:
         raise RequestError(f"{name} {raw!r} is not a price: type a number like 500000, $500,000, 500k or 1.1M")
     v = float(m.group(1).replace(",", ""))
     v *= {"k": 1e3, "m": 1e6}.get((m.group(2) or "").lower(), 1)
-    return int(round(v))
+    return round(v)

@@ -1,0 +1,55 @@
+"""REAL v2 omnizon tasks on REAL-local in real Chromium through BrowserEnv: each scripted oracle ends with
+agisdk's own script printing SUCCESS; an episode that does nothing but answer ends with FAILURE."""
+
+from __future__ import annotations
+
+import pytest
+import pytest_asyncio
+from _shop_helpers import chromium_available, run_oracle, start_shop_server
+from oracles_omnizon import ORACLES
+
+from halo.env import actions as A
+from halo.tasks import get_task, list_tasks
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.fixture(scope="module")
+def urls():
+    server = start_shop_server()
+    yield server.urls
+    server.stop()
+
+
+@pytest_asyncio.fixture(scope="module")
+async def env():
+    if not chromium_available():
+        pytest.skip("no Chromium (run `make browser` or set HALO_CHROMIUM)")
+    from halo.env.browser import BrowserPool
+    from halo.env.env import BrowserEnv
+
+    async with BrowserPool() as pool:
+        e = BrowserEnv(pool, max_steps=40)
+        yield e
+        await e.close()
+
+
+def test_every_v2_task_has_an_oracle():
+    assert sorted(t.name for t in list_tasks("v2", site="omnizon")) == sorted(ORACLES)
+
+
+@pytest.mark.parametrize("name", sorted(ORACLES))
+async def test_oracle_succeeds(env, urls, name):
+    task = get_task(name, sites="local", site_urls=urls)
+    result = await run_oracle(env, task, ORACLES[name])
+    grade = result.info.grade
+    assert grade is not None and grade.success and result.reward == 1.0, grade and grade.details
+
+
+@pytest.mark.parametrize("name", sorted(ORACLES))
+async def test_noop_fails(env, urls, name):
+    task = get_task(name, sites="local", site_urls=urls)
+    await env.reset(task)
+    result = await env.step(A.SendMsgToUser("Done."))
+    assert result.done and result.info.grade is not None
+    assert not result.info.grade.success and result.reward == 0.0
