@@ -1,0 +1,183 @@
+"""Dense, shaped rewards: progress milestones per site plus step shaping, with every part named.
+
+Sparse success gives no gradient early in training, so each step also pays for progress. Milestones are data
+(``rewards.milestones`` in configs/rl_config.yaml): a milestone matches when all its conditions hold on the step, and
+it is paid once per episode. Conditions read only what every site shows (URL, accessibility tree, elements, the
+acted-on element), so the same rules work on REAL's remote sites and on REAL-local.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from dataclasses import dataclass, field
+from typing import Any, Mapping
+
+from halo.env.actions import Action
+from halo.env.types import Element, Observation
+
+
+@dataclass(frozen=True)
+class ElementPattern:
+    """An element by role and accessible name (regexes, case-insensitive); ``filled`` asks for a non-empty value."""
+
+    role: str = ".*"
+    name: str = ".*"
+    filled: bool = False
+
+    def matches(self, el: Element) -> bool:
+        if not re.fullmatch(self.role, el.role or "", re.I) or not re.search(self.name, el.name or "", re.I):
+            return False
+        return not self.filled or bool((el.value or "").strip())
+
+
+@dataclass(frozen=True)
+class Milestone:
+    """Paid once per episode when every given condition holds after the step.
+
+    ``url``: regex searched in the new URL; ``text``: regex searched in the new accessibility-tree text;
+    ``element``: some element of the new observation matches; ``acted_on``: the action targeted a matching element
+    of the observation it was taken in (by id, or by the point of a coordinate action); ``action``: regex matched
+    against the action's name."""
+
+    name: str
+    weight: float
+    url: str | None = None
+    text: str | None = None
+    element: ElementPattern | None = None
+    acted_on: ElementPattern | None = None
+    action: str | None = None
+
+    def reached(self, obs: Observation, action: Action | None, next_obs: Observation) -> bool:
+        if self.url is not None and not re.search(self.url, next_obs.url, re.I):
+            return False
+        if self.text is not None and not re.search(self.text, next_obs.axtree, re.I | re.M):
+            return False
+        if self.element is not None and not any(self.element.matches(e) for e in next_obs.elements.values()):
+            return False
+        if self.action is not None and (action is None or not re.fullmatch(self.action, action.name)):
+            return False
+        if self.acted_on is not None:
+            target = target_element(obs, action)
+            if target is None or not self.acted_on.matches(target):
+                return False
+        return True
+
+
+@dataclass(frozen=True)
+class Shaping:
+    valid_action: float = 0.1
+    unparseable: float = -0.5
+    new_state: float = 0.2
+    loop: float = -1.0
+    action_error: float = -0.2
+    success: float = 1.0
+    loop_repeats: int = 3  # the same action in the same state this many times is a loop
+
+
+@dataclass(frozen=True)
+class RewardConfig:
+    shaping: Shaping = field(default_factory=Shaping)
+    milestones: Mapping[str, tuple[Milestone, ...]] = field(default_factory=dict)
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> "RewardConfig":
+        """From the ``rewards`` section of rl_config.yaml; unknown keys are errors (typos must not pass silently)."""
+        unknown = set(d) - {"shaping", "milestones"}
+        if unknown:
+            raise ValueError(f"rewards: unknown keys {sorted(unknown)}; expected shaping, milestones")
+        shaping = Shaping(**dict(d.get("shaping") or {}))
+        ms: dict[str, tuple[Milestone, ...]] = {}
+        for site, rules in (d.get("milestones") or {}).items():
+            out = []
+            for r in rules:
+                r = dict(r)
+                for k in ("element", "acted_on"):
+                    if r.get(k) is not None:
+                        r[k] = ElementPattern(**r[k])
+                out.append(Milestone(**r))
+            ms[site] = tuple(out)
+        return cls(shaping=shaping, milestones=ms)
+
+
+@dataclass(frozen=True)
+class RewardBreakdown:
+    total: float
+    parts: dict[str, float]
+
+
+def target_element(obs: Observation, action: Action | None) -> Element | None:
+    """The element an action aimed at: by id for element actions, by point for coordinate actions (the smallest
+    element whose box holds the point)."""
+    if action is None:
+        return None
+    el_id = getattr(action, "element", None)
+    if el_id is not None:
+        return obs.elements.get(el_id)
+    x, y = getattr(action, "x", None), getattr(action, "y", None)
+    if x is None or y is None:
+        return None
+    from halo.env.actions import to_pixels
+
+    px, py = to_pixels(x, y, *obs.viewport)
+    best, best_area = None, float("inf")
+    for el in obs.elements.values():
+        if el.bbox is None:
+            continue
+        bx, by, bw, bh = el.bbox
+        if bx <= px <= bx + bw and by <= py <= by + bh and bw * bh < best_area:
+            best, best_area = el, bw * bh
+    return best
+
+
+def state_key(obs: Observation) -> str:
+    """What counts as 'the same state': URL plus the accessibility tree without ids (ids only grow)."""
+    tree = re.sub(r"\[\d+\]", "", obs.axtree)
+    return hashlib.sha1(f"{obs.url}\n{tree}".encode("utf-8", "replace")).hexdigest()
+
+
+class DenseRewardCalculator:
+    """Call ``reset()`` at each episode start, then ``compute_reward`` once per step."""
+
+    def __init__(self, config: RewardConfig | None = None):
+        self.config = config or RewardConfig()
+        self.reset()
+
+    def reset(self) -> None:
+        self._seen_states: set[str] = set()
+        self._paid: set[str] = set()
+        self._visits: dict[tuple[str, str], int] = {}
+
+    def compute_reward(self, obs: Observation, action: Action | None, next_obs: Observation, task: Any,
+                       done: bool, success: bool) -> RewardBreakdown:
+        """``action`` is None when the model's reply did not parse (nothing was executed)."""
+        sh = self.config.shaping
+        parts: dict[str, float] = {}
+        if not self._seen_states:
+            self._seen_states.add(state_key(obs))
+        if action is None:
+            parts["unparseable"] = sh.unparseable
+        else:
+            parts["valid_action"] = sh.valid_action
+            key = (state_key(obs), action.describe())
+            self._visits[key] = self._visits.get(key, 0) + 1
+            if self._visits[key] >= sh.loop_repeats:
+                parts["loop"] = sh.loop
+            if next_obs.last_action_error:
+                parts["action_error"] = sh.action_error
+            nk = state_key(next_obs)
+            if nk not in self._seen_states:
+                self._seen_states.add(nk)
+                parts["new_state"] = sh.new_state
+            site = getattr(task, "site", "")
+            for m in self.config.milestones.get(site, ()):
+                if m.name not in self._paid and m.reached(obs, action, next_obs):
+                    self._paid.add(m.name)
+                    parts[f"milestone/{m.name}"] = m.weight
+        if done and success:
+            parts["success"] = sh.success
+        return RewardBreakdown(total=sum(parts.values()), parts=parts)
+
+    @property
+    def milestones_reached(self) -> frozenset[str]:
+        return frozenset(self._paid)

@@ -1,0 +1,127 @@
+"""One rollout function for every consumer (GRPO, evaluation, MCTS, Tinker): run an episode, record each step.
+
+An episode that breaks (browser crash, site down) is kept as data with ``errored=True`` and is left out of training
+and success rates; the env is reset for the next one. Training never uses recovery heuristics: the policy's own
+mistakes must reach the gradient.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+import uuid
+from dataclasses import dataclass, field
+from typing import Any, Callable, Sequence
+
+from halo.env.types import Observation
+from halo.policy.base import PolicyBackend, Sample
+from halo.policy.prompt import Prompt
+from halo.rl.rewards import DenseRewardCalculator, RewardBreakdown, RewardConfig
+
+
+@dataclass
+class Step:
+    index: int
+    obs: Observation  # what the policy saw (its screenshot is the step's picture)
+    prompt: Prompt | None  # the exact prompt sampled from (the trainer re-encodes it)
+    sample: Sample
+    reward: RewardBreakdown
+    next_url: str
+    error: str | None  # the action's error in the browser, or the parse error
+    timings: dict[str, float] = field(default_factory=dict)
+
+    @property
+    def parsed(self) -> bool:
+        return self.sample.action is not None
+
+
+@dataclass
+class Episode:
+    id: str
+    task_id: str
+    site: str
+    steps: list[Step] = field(default_factory=list)
+    success: bool = False  # REAL's verdict (agisdk's scripts)
+    real_reward: float = 0.0
+    truncated: bool = False
+    errored: bool = False
+    error: str | None = None
+    final_obs: Observation | None = None
+    wall_time: float = 0.0
+    milestones: tuple[str, ...] = ()
+
+    @property
+    def dense_return(self) -> float:
+        return sum(s.reward.total for s in self.steps)
+
+    @property
+    def action_validity(self) -> float:
+        return sum(s.parsed for s in self.steps) / len(self.steps) if self.steps else 0.0
+
+
+async def run_episode(env: Any, policy: PolicyBackend, task: Any, *, reward_config: RewardConfig | None = None,
+                      temperature: float | None = None, max_steps: int | None = None,
+                      on_step: Callable[[Step], None] | None = None) -> Episode:
+    """Reset ``env`` on ``task`` and let ``policy`` act until a terminal action, ``max_steps`` or an error.
+
+    An unparseable reply is not executed: the env does not move, the step is recorded with its parse error and
+    the ``unparseable`` penalty, and it counts towards ``max_steps`` (else a babbling policy would never end)."""
+    rewards = DenseRewardCalculator(reward_config)
+    ep = Episode(id=uuid.uuid4().hex[:12], task_id=task.id, site=getattr(task, "site", ""))
+    t0 = time.perf_counter()
+    limit = max_steps if max_steps is not None else getattr(env, "max_steps", 70)
+    try:
+        obs = await env.reset(task)
+        for i in range(limit):
+            t_s = time.perf_counter()
+            prompt = policy.build_prompt(obs)
+            sample = (await policy.sample_actions(obs, 1, temperature))[0]
+            t_p = time.perf_counter() - t_s
+            if sample.action is None:
+                parse_error = f"unparseable reply: {sample.error}"
+                next_obs = _with_error(obs, parse_error, i + 1)
+                done = truncated = False
+                info_err, success = parse_error, False
+                timings = {"policy": t_p}
+            else:
+                res = await env.step(sample.action)
+                next_obs, done, truncated = res.observation, res.done, res.truncated
+                info_err = res.info.error
+                grade = res.info.grade
+                success = bool(grade and grade.success)
+                timings = {"policy": t_p, **res.info.timings}
+                if res.info.errored:
+                    ep.errored, ep.error = True, res.info.error or "the episode errored"
+                if grade is not None:
+                    ep.success, ep.real_reward = grade.success, grade.reward
+            r = rewards.compute_reward(obs, sample.action, next_obs, task, done, success)
+            step = Step(index=i, obs=obs, prompt=prompt, sample=sample, reward=r, next_url=next_obs.url,
+                        error=info_err, timings=timings)
+            ep.steps.append(step)
+            if on_step is not None:
+                on_step(step)
+            obs = next_obs
+            if ep.errored or done:
+                break
+            if truncated or i == limit - 1:
+                ep.truncated = True
+                break
+        ep.final_obs = obs
+    except (asyncio.CancelledError, KeyboardInterrupt):
+        raise
+    except Exception as e:  # a broken episode is data, not a crash of the whole run
+        ep.errored, ep.error = True, f"{type(e).__name__}: {e}"
+    ep.wall_time = time.perf_counter() - t0
+    ep.milestones = tuple(sorted(rewards.milestones_reached))
+    return ep
+
+
+def _with_error(obs: Observation, error: str, step: int) -> Observation:
+    from dataclasses import replace
+
+    return replace(obs, last_action_error=error, step=step)
+
+
+async def run_group(envs: Sequence[Any], policy: PolicyBackend, task: Any, **kw: Any) -> list[Episode]:
+    """One episode per env on the same task, concurrently (a GRPO group)."""
+    return list(await asyncio.gather(*(run_episode(env, policy, task, **kw) for env in envs)))
