@@ -23,7 +23,7 @@ from urllib.parse import urlsplit
 from halo.env import actions as A
 from halo.env.browser import BrowserPool
 from halo.env.executor import ActionFailed, Executor, short_error
-from halo.env.observe import snapshot
+from halo.env.observe import js, snapshot
 from halo.env.types import VIEWPORT, Observation, StepInfo, StepResult
 from halo.errors import ActionError, BrowserError, ConfigError, HaloError, SiteError
 
@@ -129,6 +129,7 @@ class BrowserEnv:
         self._popups.clear()
         self._last_obs = None
         ctx = self._ctx = await self.pool.new_context()
+        await ctx.add_init_script(js("instrument.js"))
         block = task.local if self.block_offsite is None else self.block_offsite
         origin = origin_of(task.base_url)
         if block and origin.startswith("http"):
@@ -299,6 +300,16 @@ class BrowserEnv:
         info.timings["settle"] = time.perf_counter() - t1
         return error
 
+    async def _wait_loaded(self) -> None:
+        """Bounded wait for the main document being loaded to reach DOMContentLoaded."""
+        if not self._loaded.is_set():
+            with contextlib.suppress(asyncio.TimeoutError):
+                await asyncio.wait_for(self._loaded.wait(), timeout=NAV_SETTLE_S)
+        with contextlib.suppress(Exception):
+            await self._page.wait_for_load_state("domcontentloaded", timeout=self.action_timeout_ms)
+        with contextlib.suppress(Exception):  # a navigation that never committed (blocked, 204) leaves the flag up
+            await self._page.evaluate("window.__haloNavigating = false")
+
     def _pending(self) -> bool:
         return bool((self._loading.is_set() and not self._loaded.is_set()) or self._popups or self._blocked or
                     (self._popup_expected.is_set() and not self._popup_arrived.is_set()))
@@ -341,21 +352,23 @@ class BrowserEnv:
 
     async def _observe(self, error: str | None) -> tuple[Observation, dict[str, float]]:
         page = self._page
-        for attempt in (1, 2):
+        for attempt in (1, 2, 3):
             try:
                 snap = await asyncio.wait_for(
                     snapshot(page, self._next_id, self.image_format, self.jpeg_quality, self._cdp),
                     timeout=OBSERVE_TIMEOUT_S)
+                if snap.tree.navigating and attempt < 3:  # the page is being replaced: read the new one
+                    await self._wait_loaded()
+                    continue
                 break
             except asyncio.TimeoutError:
                 raise BrowserError(f"observing the page took over {OBSERVE_TIMEOUT_S:.0f} s") from None
             except Exception as e:
-                if attempt == 2 or self._dead():
+                if attempt == 3 or self._dead():
                     raise
                 # A navigation replaced the document mid-read: wait for the new one, read again.
                 log.debug("observe retry after %s", short_error(e))
-                with contextlib.suppress(Exception):
-                    await page.wait_for_load_state("domcontentloaded", timeout=self.action_timeout_ms)
+                await self._wait_loaded()
         self._next_id = snap.tree.next_id
         obs = Observation(screenshot=snap.screenshot, image_format=self.image_format, axtree=snap.tree.text,
                           elements=snap.tree.elements, url=snap.url, goal=self.task.goal, step=self._step,

@@ -22,6 +22,7 @@ MAX_NAME = 80
 MAX_TEXT = 120
 MAX_LINES = 3000
 SETTLE_MS = 50  # upper bound of the wait for one animation frame before reading the page
+REQUEST_WAIT_MS = 1500  # upper bound of the wait for fetch/XHR the last action started
 
 
 @lru_cache(maxsize=None)
@@ -36,6 +37,7 @@ class AXTree:
     elements: dict[str, Element]
     next_id: int  # first id not yet given out in this episode
     title: str = ""
+    navigating: bool = False  # the page is being replaced: wait for the new document and read again
 
 
 def _elements(rows: list[list[Any]]) -> dict[str, Element]:
@@ -49,7 +51,10 @@ def _elements(rows: list[list[Any]]) -> dict[str, Element]:
 async def read_axtree(page: Any, start_id: int = 1, settle_ms: int = SETTLE_MS) -> AXTree:
     """Wait for one animation frame (bounded), then walk the DOM; ids continue from ``start_id``."""
     r = json.loads(await page.evaluate(js("observe.js"), {
-        "start": start_id, "maxName": MAX_NAME, "maxText": MAX_TEXT, "maxLines": MAX_LINES, "settleMs": settle_ms}))
+        "start": start_id, "maxName": MAX_NAME, "maxText": MAX_TEXT, "maxLines": MAX_LINES, "settleMs": settle_ms,
+        "requestWaitMs": REQUEST_WAIT_MS}))
+    if r.get("navigating"):
+        return AXTree(text="", elements={}, next_id=start_id, navigating=True)
     return AXTree(text=r["text"], elements=_elements(r["els"]), next_id=int(r["next"]), title=r.get("title", ""))
 
 
@@ -57,7 +62,12 @@ async def screenshot(page: Any, image_format: str = "jpeg", quality: int = 80, c
     """Viewport screenshot. With a CDP session, ``Page.captureScreenshot`` directly (skips Playwright's
     screenshot machinery: ~2x cheaper on these machines)."""
     if cdp is not None:
-        params: dict[str, Any] = {"format": image_format}
+        m = await cdp.send("Page.getLayoutMetrics")
+        vv = m["cssVisualViewport"]
+        # A clip, as Playwright passes: without one, the capture can hang while the page navigates.
+        clip = {"x": vv["pageX"], "y": vv["pageY"], "width": vv["clientWidth"], "height": vv["clientHeight"],
+                "scale": 1}
+        params: dict[str, Any] = {"format": image_format, "captureBeyondViewport": False, "clip": clip}
         if image_format == "jpeg":
             params["quality"] = quality
         try:
@@ -86,6 +96,8 @@ async def snapshot(page: Any, start_id: int, image_format: str = "jpeg", quality
     t0 = time.perf_counter()
     tree = await read_axtree(page, start_id)
     t1 = time.perf_counter()
+    if tree.navigating:
+        return Snapshot(screenshot=b"", tree=tree, url=page.url, timings={"axtree": t1 - t0})
     shot = await screenshot(page, image_format, quality, cdp)
     t2 = time.perf_counter()
     return Snapshot(screenshot=shot, tree=tree, url=page.url, timings={"axtree": t1 - t0, "screenshot": t2 - t1})

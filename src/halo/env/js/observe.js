@@ -3,11 +3,23 @@
 // lives, so the same element has the same id across steps. Ids never restart within an episode: the caller passes
 // the next free id. Waits one animation frame first (lets the page render what the last action changed).
 // Returns JSON of {text, els: [[id, role, name, x, y, w, h, value]], next, title}.
-async ({start, maxName, maxText, maxLines, settleMs}) => {
+async ({start, maxName, maxText, maxLines, settleMs, requestWaitMs}) => {
+  // Settle: requests the last action started (fetch/XHR, tracked by instrument.js) finish, bounded; their
+  // continuations run; one animation frame renders the result. A navigation requested meanwhile ends the read:
+  // the caller waits for the new document and reads again.
+  const since = window.__haloObservedAt || 0;
+  const inflight = window.__haloInflight;
+  if (inflight) {
+    const deadline = performance.now() + requestWaitMs;
+    const busy = () => Array.from(inflight).some((t) => t.at >= since);
+    while (busy() && performance.now() < deadline) await new Promise((r) => setTimeout(r, 5));
+    await new Promise((r) => setTimeout(r, 0));
+  }
   await new Promise((resolve) => {
     const t = setTimeout(resolve, settleMs);
     requestAnimationFrame(() => { clearTimeout(t); resolve(); });
   });
+  if (window.__haloNavigating) return JSON.stringify({ navigating: true });
   const ATTR = 'data-halo-id';
   let next = Math.max(window.__haloNext || 1, start || 1);
   const seen = new Set();
@@ -187,6 +199,7 @@ async ({start, maxName, maxText, maxLines, settleMs}) => {
 
   if (document.body) walk(document.body, 0, false, false);
   window.__haloNext = next;
+  window.__haloObservedAt = performance.now();
   // One string: Playwright's value serialisation costs ~1 ms per hundred values; JSON is nearly free.
   return JSON.stringify({ text: lines.join('\n'), els, next, title: document.title });
 }

@@ -1,0 +1,35 @@
+// Installed in every document of an episode (context init script), before the page's own scripts.
+// Lets the observation wait for what the last action set off, without network-idle timers:
+//  - window.__haloInflight: start times of the page's fetch/XHR requests still running;
+//  - window.__haloNavigating: a cross-document navigation of this document has been requested.
+(() => {
+  if (window.__haloInflight) return;
+  const inflight = new Set();
+  Object.defineProperty(window, '__haloInflight', { value: inflight, enumerable: false });
+  window.__haloNavigating = false;
+  const track = () => { const t = { at: performance.now() }; inflight.add(t); return () => inflight.delete(t); };
+  const origFetch = window.fetch;
+  if (origFetch) {
+    window.fetch = function (...args) {
+      const done = track();
+      let p;
+      try { p = origFetch.apply(this, args); } catch (e) { done(); throw e; }
+      p.then(done, done);
+      return p;
+    };
+  }
+  const XHR = window.XMLHttpRequest;
+  if (XHR) {
+    const send = XHR.prototype.send;
+    XHR.prototype.send = function (...args) {
+      const done = track();
+      this.addEventListener('loadend', done, { once: true });
+      try { return send.apply(this, args); } catch (e) { done(); throw e; }
+    };
+  }
+  if (window.navigation) {
+    window.navigation.addEventListener('navigate', (e) => {
+      if (!e.destination.sameDocument) window.__haloNavigating = true;
+    });
+  }
+})();
