@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import json
 from datetime import date, timedelta
+from urllib.parse import parse_qs, urlencode
 from pathlib import Path
 from typing import Any
 
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, JSONResponse, Response
+from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from starlette.routing import Route
 
 from halo.sites.core import error_page, session_of
@@ -113,6 +114,11 @@ def render_view(request: Request, view: str, d: date) -> Response:
     with s.lock:
         lo, hi, days = _range(view, d)
         occs = [_occ_view(o) for o in pl.occurrences(s.state, lo, hi)]
+        bar = s.state["ui"]["snackbar"]
+        error = request.query_params.get("error", "")[:300]
+        draft = request.query_params.get("draft", "")[:5000] if error else ""
+        snackbar = "" if draft else (error or (bar["message"] if bar.get("open") else ""))
+        bar["open"] = False  # shown once; the message stays in the state
     by_day: dict[date, list] = {day: [] for day in days}
     allday: dict[date, list] = {day: [] for day in days}
     for ov in occs:
@@ -123,7 +129,8 @@ def render_view(request: Request, view: str, d: date) -> Response:
         prev_href=_href(view, _step(view, d, -1)), next_href=_href(view, _step(view, d, 1)),
         today_href=_href(view, TODAY), href=_href, label=label, hours=range(24), hour_px=HOUR_PX,
         mini=_mini(d), calendars=CALENDARS, tasks_color=TASKS_COLOR, times_json=_TIMES_JSON,
-        repeats=pl.REPEATS, fmt_time=fmt_time, month=d.month,
+        repeats=pl.REPEATS, fmt_time=fmt_time, month=d.month, snackbar=snackbar,
+        draft_json=json.dumps({"values": json.loads(draft), "error": error}) if _is_json(draft) else "null",
         default_date=(d if view != "week" or lo <= TODAY <= hi else lo).strftime("%A, %B %-d, %Y"),
     )
     return HTMLResponse(body)
@@ -145,7 +152,14 @@ async def view_page(request: Request) -> Response:
     return render_view(request, view, d)
 
 
-# ---------------------------------------------------------------- JSON API
+def _is_json(text: str) -> bool:
+    try:
+        return isinstance(json.loads(text), dict) if text else False
+    except ValueError:
+        return False
+
+
+# ---------------------------------------------------------------- JSON API and form posts
 def _api(fn):
     async def handler(request: Request) -> Response:
         s = session_of(request)
@@ -164,15 +178,56 @@ def _api(fn):
     return handler
 
 
+def _form(fn, editor: bool = False):
+    """The same change as ``_api(fn)`` from a plain form POST (``payload`` JSON, ``next`` path): the click that
+    submits it navigates at once, so an agent's next observation shows the result. On an error the browser goes
+    back to ``next`` with ``?error=`` (and, for the editor, the values typed, so the dialog reopens with them)."""
+    async def handler(request: Request) -> Response:
+        s = session_of(request)
+        fields = parse_qs((await request.body()).decode("utf-8", "replace"))
+        nxt = (fields.get("next") or ["/"])[0]
+        if not nxt.startswith("/") or nxt.startswith("//"):
+            nxt = "/"
+        raw = (fields.get("payload") or ["{}"])[0]
+        try:
+            try:
+                data = json.loads(raw)
+            except ValueError:
+                raise pl.CalendarError("the form payload must be JSON") from None
+            if not isinstance(data, dict):
+                raise pl.CalendarError("the form payload must be a JSON object")
+            with s.lock:
+                fn(s.state, request.path_params, data)
+            target = nxt
+        except pl.CalendarError as err:
+            q = {"error": str(err), **({"draft": raw} if editor else {})}
+            target = nxt + ("&" if "?" in nxt else "?") + urlencode(q)
+        return RedirectResponse(target, status_code=303)
+    return handler
+
+
+_CHANGES = {
+    "create": lambda st, p, d: {"event": pl.create_event(st, d)},
+    "update": lambda st, p, d: {"event": pl.update_event(st, p["eid"], d)},
+    "delete": lambda st, p, d: {"event": pl.delete_event(st, p["eid"])},
+    "task": lambda st, p, d: {"task": pl.create_task(st, d)},
+    "done": lambda st, p, d: {"task": pl.set_task_done(st, p["tid"], d.get("done", True))},
+    "task_delete": lambda st, p, d: {"task": pl.delete_task(st, p["tid"])},
+}
+
 routes = [
+    Route("/do/events", _form(_CHANGES["create"], editor=True), methods=["POST"]),
+    Route("/do/events/{eid}", _form(_CHANGES["update"], editor=True), methods=["POST"]),
+    Route("/do/events/{eid}/delete", _form(_CHANGES["delete"]), methods=["POST"]),
+    Route("/do/tasks", _form(_CHANGES["task"], editor=True), methods=["POST"]),
+    Route("/do/tasks/{tid}/done", _form(_CHANGES["done"]), methods=["POST"]),
+    Route("/do/tasks/{tid}/delete", _form(_CHANGES["task_delete"]), methods=["POST"]),
     Route("/", home),
     Route("/r/{view}/{y}/{m}/{d}", view_page),
-    Route("/api/events", _api(lambda st, p, d: {"event": pl.create_event(st, d)}), methods=["POST"]),
-    Route("/api/events/{eid}", _api(lambda st, p, d: {"event": pl.update_event(st, p["eid"], d)}), methods=["POST"]),
-    Route("/api/events/{eid}/delete", _api(lambda st, p, d: {"event": pl.delete_event(st, p["eid"])}),
-          methods=["POST"]),
-    Route("/api/tasks", _api(lambda st, p, d: {"task": pl.create_task(st, d)}), methods=["POST"]),
-    Route("/api/tasks/{tid}/done", _api(lambda st, p, d: {"task": pl.set_task_done(st, p["tid"], d.get("done", True))}),
-          methods=["POST"]),
-    Route("/api/tasks/{tid}/delete", _api(lambda st, p, d: {"task": pl.delete_task(st, p["tid"])}), methods=["POST"]),
+    Route("/api/events", _api(_CHANGES["create"]), methods=["POST"]),
+    Route("/api/events/{eid}", _api(_CHANGES["update"]), methods=["POST"]),
+    Route("/api/events/{eid}/delete", _api(_CHANGES["delete"]), methods=["POST"]),
+    Route("/api/tasks", _api(_CHANGES["task"]), methods=["POST"]),
+    Route("/api/tasks/{tid}/done", _api(_CHANGES["done"]), methods=["POST"]),
+    Route("/api/tasks/{tid}/delete", _api(_CHANGES["task_delete"]), methods=["POST"]),
 ]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from datetime import date
+from urllib.parse import parse_qs, quote
 from pathlib import Path
 from typing import Any
 
@@ -57,11 +58,16 @@ def _counts(state: dict[str, Any]) -> dict[str, int]:
 
 
 def _page(template: str, request: Request, **ctx: Any) -> HTMLResponse:
+    """Render a page; a snackbar the last change raised is shown once (the message stays in the state, where
+    REAL's scripts read it; only its ``open`` flag is cleared)."""
     s = session_of(request)
     state = s.state
+    bar = state["ui"]["snackbar"]
+    snackbar = request.query_params.get("error", "")[:300] or (bar["message"] if bar.get("open") else "")
+    bar["open"] = False
     body = _env.get_template(template).render(
         user=state["user"], labels=state["settings"]["customLabels"], counts=_counts(state),
-        contacts_json=_CONTACTS_JSON, snooze_options=mb.SNOOZE_OPTIONS, **ctx)
+        contacts_json=_CONTACTS_JSON, snooze_options=mb.SNOOZE_OPTIONS, snackbar=snackbar, **ctx)
     return HTMLResponse(body)
 
 
@@ -153,6 +159,32 @@ def _api(fn):
     return handler
 
 
+def _form(fn):
+    """The same change as ``_api(fn)`` from a plain form POST (``payload`` = the JSON, ``next`` = where to go):
+    the click that submits it starts a navigation at once, so a browser agent's next observation already shows
+    the result. Errors come back to ``next`` as ``?error=``, shown in the snackbar."""
+    async def handler(request: Request) -> Response:
+        s = session_of(request)
+        fields = parse_qs((await request.body()).decode("utf-8", "replace"))
+        nxt = (fields.get("next") or ["/"])[0]
+        if not nxt.startswith("/") or nxt.startswith("//"):
+            nxt = "/"
+        try:
+            try:
+                data = json.loads((fields.get("payload") or ["{}"])[0])
+            except ValueError:
+                raise mb.MailError("the form payload must be JSON") from None
+            if not isinstance(data, dict):
+                raise mb.MailError("the form payload must be a JSON object")
+            with s.lock:
+                result = fn(s.state, data)
+            target = result.get("next") or nxt
+        except mb.MailError as err:
+            target = nxt + ("&" if "?" in nxt else "?") + "error=" + quote(str(err))
+        return RedirectResponse(target, status_code=303)
+    return handler
+
+
 def _ids_for(state: dict[str, Any], data: dict[str, Any]) -> list[str]:
     """The conversations an action applies to: explicit ids, or every one in a folder/search ("select all N")."""
     if data.get("all"):
@@ -197,5 +229,8 @@ routes = [
     Route("/api/emails", _api(_act), methods=["POST"]),
     Route("/api/send", _api(_send), methods=["POST"]),
     Route("/api/labels", _api(_label), methods=["POST"]),
+    Route("/do/emails", _form(_act), methods=["POST"]),
+    Route("/do/send", _form(_send), methods=["POST"]),
+    Route("/do/labels", _form(_label), methods=["POST"]),
     Route("/{folder}", folder_page),
 ]

@@ -16,22 +16,23 @@
     showSnackbar.t = setTimeout(() => { $("#snackbar").hidden = true; }, 8000);
   }
   $("#snackbar-close").addEventListener("click", () => { $("#snackbar").hidden = true; });
-  const pending = sessionStorage.getItem("gocalendar-snackbar");
-  if (pending) { sessionStorage.removeItem("gocalendar-snackbar"); showSnackbar(pending); }
+  if (!$("#snackbar").hidden) showSnackbar($("#snackbar-text").textContent);
 
-  async function post(url, data) {
-    let res, body;
-    try {
-      res = await fetch(url, { method: "POST", headers: { "Content-Type": "application/json" },
-                               body: JSON.stringify(data || {}), credentials: "same-origin" });
-      body = await res.json();
-    } catch (e) { return { error: "GoCalendar could not reach the server. Try again." }; }
-    if (!res.ok) return { error: body.error || ("Request failed (" + res.status + ")") };
-    return body;
+  // Every change is a plain form POST that the click submits at once (a navigation), answered by a redirect back
+  // here: what the page shows afterwards is always the session's state.
+  function here() {
+    const u = new URL(window.location.href);
+    u.searchParams.delete("error"); u.searchParams.delete("draft");
+    return u.pathname + u.search;
   }
-  function afterChange(message) {
-    if (message) sessionStorage.setItem("gocalendar-snackbar", message);
-    window.location.reload();
+  function navPost(url, data) {
+    const f = document.createElement("form");
+    f.method = "POST"; f.action = url; f.hidden = true;
+    for (const [k, v] of [["payload", JSON.stringify(data || {})], ["next", here()]]) {
+      const i = document.createElement("input"); i.type = "hidden"; i.name = k; i.value = v; f.appendChild(i);
+    }
+    document.body.appendChild(f);
+    f.submit();
   }
 
   // ------------------------------------------------------------ scrolling, menus, calendar toggles
@@ -93,18 +94,13 @@
   $$(".event").forEach(b => b.addEventListener("click", (ev) => { ev.stopPropagation(); openPopover(b); }));
   $("#pop-close").addEventListener("click", closePopover);
   document.addEventListener("click", (ev) => { if (!pop.hidden && !ev.target.closest("#popover")) closePopover(); });
-  $("#pop-delete").addEventListener("click", async () => {
+  $("#pop-delete").addEventListener("click", () => {
     if (!current) return;
-    const url = current.kind === "task" ? "/api/tasks/" + current.id + "/delete" : "/api/events/" + current.id + "/delete";
-    const res = await post(url, {});
-    if (res.error) { showSnackbar(res.error); return; }
-    afterChange(res.message);
+    navPost(current.kind === "task" ? "/do/tasks/" + current.id + "/delete" : "/do/events/" + current.id + "/delete", {});
   });
-  $("#pop-done").addEventListener("click", async () => {
+  $("#pop-done").addEventListener("click", () => {
     if (!current) return;
-    const res = await post("/api/tasks/" + current.id + "/done", { done: !current.completed });
-    if (res.error) { showSnackbar(res.error); return; }
-    afterChange(res.message);
+    navPost("/do/tasks/" + current.id + "/done", { done: !current.completed });
   });
   $("#pop-edit").addEventListener("click", () => { const ev = current; closePopover(); openEditor(ev); });
 
@@ -149,7 +145,7 @@
   const repeatMenu = $("#repeat-menu");
   wireMenu($("#f-repeat"), repeatMenu);
   $$(".menu-item", repeatMenu).forEach(it => it.addEventListener("click", () => { setRepeat(it.dataset.value); repeatMenu.hidden = true; }));
-  form.addEventListener("submit", async (ev) => {
+  form.addEventListener("submit", (ev) => {
     ev.preventDefault();
     const data = {
       title: $("#f-title").value, date: $("#f-date").value, startTime: $("#f-start").value,
@@ -157,13 +153,10 @@
       location: $("#f-location").value, description: $("#f-description").value,
       repeat: $("#f-repeat").dataset.value, calendar: $("#f-calendar").value,
     };
-    let url = "/api/events";
-    if (editing) url = "/api/events/" + editing.id;
-    else if (kind === "task") url = "/api/tasks";
-    const res = await post(url, data);
-    if (res.error) { $("#editor-error").textContent = res.error; return; }
-    closeEditor();
-    afterChange(res.message);
+    let url = "/do/events";
+    if (editing) { url = "/do/events/" + editing.id; data.editId = editing.id; }
+    else if (kind === "task") { url = "/do/tasks"; data.kind = "task"; }
+    navPost(url, data);
   });
 
   // time picker: a list of quarter hours under the focused time field
@@ -214,6 +207,14 @@
     const start = TIMES[half * 2], end = TIMES[(half * 2 + 4) % TIMES.length];
     openEditor(null, { date: col.dataset.date, startTime: start, endTime: end });
   }));
+  // a save the server refused comes back with the values typed: reopen the dialog with them and the reason
+  const draft = JSON.parse($("#draft-data").textContent);
+  if (draft && draft.values) {
+    const v = draft.values;
+    openEditor(v.editId ? { id: v.editId, kind: "event" } : null, v);
+    if (v.kind === "task") setKind("task");
+    $("#editor-error").textContent = draft.error || "";
+  }
   $$(".month-cell").forEach(cell => cell.addEventListener("click", (ev) => {
     if (ev.target.closest(".event") || ev.target.closest("a")) return;
     openEditor(null, { date: cell.dataset.date });

@@ -16,24 +16,23 @@
     showSnackbar.t = setTimeout(() => { $("#snackbar").hidden = true; }, 8000);
   }
   $("#snackbar-close").addEventListener("click", () => { $("#snackbar").hidden = true; });
-  const pending = sessionStorage.getItem("gomail-snackbar");
-  if (pending) { sessionStorage.removeItem("gomail-snackbar"); showSnackbar(pending); }
+  if (!$("#snackbar").hidden) showSnackbar($("#snackbar-text").textContent);
 
-  async function post(url, data) {
-    let res, body;
-    try {
-      res = await fetch(url, { method: "POST", headers: { "Content-Type": "application/json" },
-                               body: JSON.stringify(data), credentials: "same-origin" });
-      body = await res.json();
-    } catch (e) {
-      return { error: "GoMail could not reach the server. Try again." };
-    }
-    if (!res.ok) return { error: body.error || ("Request failed (" + res.status + ")") };
-    return body;
+  // Every change is a plain form POST that the click submits at once (a navigation), answered by a redirect to
+  // `next`: what the page shows afterwards is always the session's state.
+  function here() {
+    const u = new URL(window.location.href);
+    u.searchParams.delete("error");
+    return u.pathname + u.search;
   }
-  function afterChange(message, url) {
-    if (message) sessionStorage.setItem("gomail-snackbar", message);
-    if (url) window.location.href = url; else window.location.reload();
+  function navPost(url, data, next) {
+    const f = document.createElement("form");
+    f.method = "POST"; f.action = url; f.hidden = true;
+    for (const [k, v] of [["payload", JSON.stringify(data)], ["next", next || here()]]) {
+      const i = document.createElement("input"); i.type = "hidden"; i.name = k; i.value = v; f.appendChild(i);
+    }
+    document.body.appendChild(f);
+    f.submit();
   }
 
   // ------------------------------------------------------------ selection (list pages)
@@ -84,25 +83,20 @@
     if (everything) return { all: true, folder: folder, q: toolbar.dataset.query, label: toolbar.dataset.label };
     return { ids: selectedIds() };
   }
-  async function act(action, extra) {
+  function act(action, extra) {
     const t = target();
     if (!t.all && (!t.ids || t.ids.length === 0)) { showSnackbar("Select at least one conversation."); return; }
-    const res = await post("/api/emails", Object.assign({ action: action }, t, extra || {}));
-    if (res.error) { showSnackbar(res.error); return; }
     let next = null;
     if (emailId && action !== "star" && action !== "unstar" && action !== "label") {
       const back = $(".toolbar a.icon-btn");
       next = back ? back.getAttribute("href") : "/";
     }
-    afterChange(res.message, next);
+    navPost("/do/emails", Object.assign({ action: action }, t, extra || {}), next);
   }
   $$("[data-action]").forEach(b => b.addEventListener("click", () => act(b.dataset.action)));
-  $$(".star").forEach(b => b.addEventListener("click", async (ev) => {
+  $$(".star").forEach(b => b.addEventListener("click", (ev) => {
     ev.preventDefault(); ev.stopPropagation();
-    const on = b.classList.contains("on");
-    const res = await post("/api/emails", { action: on ? "unstar" : "star", ids: [b.dataset.id] });
-    if (res.error) { showSnackbar(res.error); return; }
-    afterChange(res.message);
+    navPost("/do/emails", { action: b.classList.contains("on") ? "unstar" : "star", ids: [b.dataset.id] });
   }));
 
   // ------------------------------------------------------------ menus
@@ -146,6 +140,7 @@
     suggestItems.forEach((c, i) => {
       const li = document.createElement("li");
       li.setAttribute("role", "option");
+      li.setAttribute("aria-label", c.name + " <" + c.email + ">");
       li.className = "suggest-item" + (i === suggestIndex ? " active" : "");
       li.setAttribute("aria-selected", i === suggestIndex ? "true" : "false");
       li.innerHTML = '<span class="avatar small"></span><span><b></b><br><span class="sub"></span></span>';
@@ -195,6 +190,12 @@
       li.classList.toggle("active", i === suggestIndex); li.setAttribute("aria-selected", i === suggestIndex ? "true" : "false");
     });
   }
+  function checkRecipients(lists) {  // the server's rule, checked here so the dialog can say what is wrong
+    const all = [].concat(...lists);
+    if (!all.length) return "Please specify at least one recipient.";
+    const bad = all.find(a => !EMAIL_RE.test((/<([^>]+)>/.exec(a) || [null, a])[1].trim()));
+    return bad ? 'The address "' + bad + '" was not recognized. Please make sure that all addresses are properly formed.' : "";
+  }
   function recipients(row) {
     if (!row || row.hidden) return [];
     const out = $$(".chip", row).map(c => c.dataset.email);
@@ -217,16 +218,15 @@
   $("#compose-discard").addEventListener("click", () => { resetCompose(); compose.hidden = true; showSnackbar("Draft discarded."); });
   $("#cc-open").addEventListener("click", () => { const r = $(".recip-row[data-field=cc]", compose); r.hidden = false; $("input", r).focus(); });
   $("#bcc-open").addEventListener("click", () => { const r = $(".recip-row[data-field=bcc]", compose); r.hidden = false; $("input", r).focus(); });
-  $("#compose-send").addEventListener("click", async () => {
+  $("#compose-send").addEventListener("click", () => {
     const data = {
       to: recipients($(".recip-row[data-field=to]", compose)), cc: recipients($(".recip-row[data-field=cc]", compose)),
       bcc: recipients($(".recip-row[data-field=bcc]", compose)), subject: $("#compose-subject").value,
       body: $("#compose-body").value,
     };
-    const res = await post("/api/send", data);
-    if (res.error) { $("#compose-error").textContent = res.error; return; }
-    resetCompose(); compose.hidden = true;
-    afterChange(res.message);
+    const problem = checkRecipients([data.to, data.cc, data.bcc]);
+    if (problem) { $("#compose-error").textContent = problem; return; }
+    navPost("/do/send", data);
   });
 
   // ------------------------------------------------------------ reply / forward (email page)
@@ -246,7 +246,7 @@
     $("#reply-discard").addEventListener("click", () => {
       replyBox.hidden = true; $("#msg-actions").hidden = false; $("#reply-body").value = "";
     });
-    $("#reply-send").addEventListener("click", async () => {
+    $("#reply-send").addEventListener("click", () => {
       const subj = replyBox.dataset.subject || "";
       let data;
       if (mode === "forward") {
@@ -258,9 +258,9 @@
         data = { to: replyBox.dataset.to.split(","), subject: /^re:/i.test(subj) ? subj : "Re: " + subj,
                  body: $("#reply-body").value, replyTo: replyBox.dataset.id };
       }
-      const res = await post("/api/send", data);
-      if (res.error) { $("#reply-error").textContent = res.error; return; }
-      afterChange(res.message);
+      const problem = checkRecipients([data.to]);
+      if (problem) { $("#reply-error").textContent = problem; return; }
+      navPost("/do/send", data);
     });
   }
 
@@ -270,11 +270,10 @@
     labelDialog.hidden = false; $("#label-error").textContent = ""; $("#label-name").value = ""; $("#label-name").focus();
   });
   $("#label-cancel").addEventListener("click", () => { labelDialog.hidden = true; });
-  async function createLabel() {
-    const res = await post("/api/labels", { label: $("#label-name").value });
-    if (res.error) { $("#label-error").textContent = res.error; return; }
-    labelDialog.hidden = true;
-    afterChange(res.message);
+  function createLabel() {
+    const name = $("#label-name").value.trim();
+    if (!name) { $("#label-error").textContent = "Please enter a label name."; return; }
+    navPost("/do/labels", { label: name });
   }
   $("#label-create").addEventListener("click", createLabel);
   $("#label-name").addEventListener("keydown", (ev) => { if (ev.key === "Enter") { ev.preventDefault(); createLabel(); } });

@@ -1,0 +1,190 @@
+"""Shared fixtures for REAL-local site tests: one REAL-local server with every site that imports, one browser pool
+for the session, and a small driver that runs scripted (oracle) action sequences through BrowserEnv, finding
+elements in each Observation by role and name as a careful agent would."""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import importlib
+import logging
+from typing import Any
+
+import pytest
+import pytest_asyncio
+
+from halo.env import actions as A
+from halo.env.types import Element, Observation, StepResult
+
+log = logging.getLogger(__name__)
+
+
+# ---------------------------------------------------------------- REAL-local server
+def importable_sites() -> tuple[str, ...]:
+    """REAL-local sites whose package imports (a site being written elsewhere must not break these tests)."""
+    from halo.sites.ports import SITE_NAMES
+
+    ok = []
+    for name in SITE_NAMES:
+        try:
+            importlib.import_module(f"halo.sites.{name}").SPEC  # noqa: B018
+            ok.append(name)
+        except Exception as e:  # noqa: BLE001 - reported, and that site's tests skip
+            log.warning("REAL-local site %s does not import: %s", name, e)
+    return tuple(ok)
+
+
+@pytest.fixture(scope="session")
+def sites_server():
+    from halo.sites.server import SitesServer
+
+    server = SitesServer(importable_sites())
+    server.start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture(scope="session")
+def site_urls(sites_server) -> dict[str, str]:
+    return dict(sites_server.urls)
+
+
+def site_url(site_urls: dict[str, str], site: str) -> str:
+    if site not in site_urls:
+        pytest.skip(f"REAL-local site {site} does not import")
+    return site_urls[site]
+
+
+# ---------------------------------------------------------------- browser
+@functools.cache
+def chromium_available() -> bool:
+    from halo.env.browser import find_chromium
+    from halo.errors import BrowserError
+
+    try:
+        find_chromium()
+        return True
+    except BrowserError:
+        return False
+
+
+@pytest_asyncio.fixture(scope="session")
+async def sites_pool():
+    """One Chromium for every browser test of the sites."""
+    from halo.env.browser import BrowserPool
+
+    if not chromium_available():
+        pytest.skip("no Chromium (run `make browser` or set HALO_CHROMIUM)")
+    async with BrowserPool() as p:
+        yield p
+
+
+# ---------------------------------------------------------------- finding elements in an Observation
+def find_elements(obs: Observation, role: str | None = None, name: str | None = None, *,
+                  exact: bool = False) -> list[Element]:
+    """Elements with this role whose name equals (``exact``) or starts with ``name`` (case-insensitive)."""
+    out = []
+    for el in obs.elements.values():
+        if role is not None and el.role != role:
+            continue
+        if name is not None:
+            a, b = el.name.strip().lower(), name.strip().lower()
+            if (a != b) if exact else not a.startswith(b):
+                continue
+        out.append(el)
+    return out
+
+
+def find_element(obs: Observation, role: str | None, name: str | None, *, exact: bool = False,
+                 nth: int = 0) -> Element:
+    found = find_elements(obs, role, name, exact=exact)
+    if len(found) <= nth:
+        names = sorted({f"{e.role} {e.name!r}" for e in obs.elements.values()
+                        if role is None or e.role == role})[:60]
+        raise AssertionError(f"no {role or 'element'} named {name!r} (#{nth}) on {obs.url}; "
+                             f"{role or 'elements'} present: {names}")
+    return found[nth]
+
+
+def centre_relative(el: Element, viewport: tuple[int, int]) -> tuple[int, int]:
+    assert el.bbox is not None, f"{el.role} {el.name!r} has no box"
+    x, y, w, h = el.bbox
+    return A.to_relative(x + w / 2, y + h / 2, *viewport)
+
+
+class Driver:
+    """Runs an oracle: each call finds its element in the CURRENT observation and takes one env step. Any action
+    error fails the test at once, with the error the env reported."""
+
+    def __init__(self, env: Any, obs: Observation):
+        self.env = env
+        self.obs = obs
+        self.result: StepResult | None = None
+        self.steps = 0
+
+    def find(self, role: str | None, name: str | None, **kw: Any) -> Element:
+        return find_element(self.obs, role, name, **kw)
+
+    def has(self, role: str | None, name: str | None, **kw: Any) -> bool:
+        return bool(find_elements(self.obs, role, name, **kw))
+
+    async def step(self, action: A.Action) -> StepResult:
+        res = await self.env.step(action)
+        self.steps += 1
+        assert not res.info.errored, f"episode errored at {action.describe()}: {res.info.error}"
+        assert res.info.error is None, f"{action.describe()} failed on {self.obs.url}: {res.info.error}"
+        self.obs, self.result = res.observation, res
+        return res
+
+    async def click(self, role: str | None, name: str | None, **kw: Any) -> StepResult:
+        return await self.step(A.Click(self.find(role, name, **kw).id))
+
+    async def click_xy(self, role: str | None, name: str | None, **kw: Any) -> StepResult:
+        """A Qwen-style coordinate click (relative 0..1000) at the element's centre."""
+        x, y = centre_relative(self.find(role, name, **kw), self.obs.viewport)
+        return await self.step(A.LeftClick(x, y))
+
+    async def fill(self, role: str | None, name: str | None, value: str, **kw: Any) -> StepResult:
+        return await self.step(A.Fill(self.find(role, name, **kw).id, value))
+
+    async def press(self, role: str | None, name: str | None, key: str, **kw: Any) -> StepResult:
+        return await self.step(A.Press(self.find(role, name, **kw).id, key))
+
+    async def type(self, text: str) -> StepResult:
+        return await self.step(A.Type(text))
+
+    async def key(self, *keys: str) -> StepResult:
+        return await self.step(A.Key(keys))
+
+    async def finish(self, text: str = "Done.") -> StepResult:
+        res = await self.env.step(A.SendMsgToUser(text))
+        self.steps += 1
+        self.obs, self.result = res.observation, res
+        return res
+
+
+@pytest_asyncio.fixture
+async def run_episode(sites_pool, site_urls):
+    """``await run_episode(task_id, oracle)``: reset a BrowserEnv on the local task, run ``oracle(driver)`` (None:
+    a no-op episode), end with send_msg_to_user, return (final StepResult, driver). Envs close afterwards."""
+    from halo.env.env import BrowserEnv
+    from halo.tasks import get_task
+
+    envs: list[Any] = []
+
+    async def run(task_id: str, oracle: Any = None, message: str = "Done.") -> tuple[StepResult, Driver]:
+        task = get_task(task_id, sites="local", site_urls=site_urls)
+        if task.site not in site_urls:
+            pytest.skip(f"REAL-local site {task.site} does not import")
+        env = BrowserEnv(sites_pool, max_steps=60)
+        envs.append(env)
+        d = Driver(env, await env.reset(task))
+        if oracle is not None:
+            await oracle(d)
+        res = await d.finish(message)
+        assert res.done and not res.info.errored, f"grading errored: {res.info.error}"
+        assert res.info.grade is not None, "a REAL-local task must be graded at send_msg_to_user"
+        return res, d
+
+    yield run
+    await asyncio.gather(*(e.close() for e in envs))

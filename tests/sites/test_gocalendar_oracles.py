@@ -1,0 +1,30 @@
+"""Every GoCalendar v2 task (but gocalendar-11, whose script is empty) solved in real Chromium through BrowserEnv on
+REAL-local and graded by agisdk's own eval_gocalendar_*.py (SUCCESS); untouched, each grades FAILURE."""
+
+from __future__ import annotations
+
+import pytest
+
+from halo.tasks import list_tasks
+from oracles_gocalendar import ORACLES
+
+pytestmark = pytest.mark.browser
+GOCALENDAR_TASKS = [t.id for t in list_tasks("v2", "gocalendar")]
+
+
+def test_every_gradable_gocalendar_task_has_an_oracle():
+    assert len(GOCALENDAR_TASKS) == 10
+    assert sorted(ORACLES) == sorted(set(GOCALENDAR_TASKS) - {"v2.gocalendar-11"})
+
+
+@pytest.mark.parametrize("task_id", sorted(ORACLES, key=lambda t: int(t.rsplit("-", 1)[1])))
+async def test_oracle_passes_real_grader(task_id, run_episode):
+    res, d = await run_episode(task_id, ORACLES[task_id])
+    g = res.info.grade
+    assert g.success and res.reward == 1.0, f"{task_id} graded {g.details} after {d.steps} steps"
+
+
+@pytest.mark.parametrize("task_id", GOCALENDAR_TASKS)
+async def test_noop_episode_fails(task_id, run_episode):
+    res, _ = await run_episode(task_id, None)
+    assert not res.info.grade.success and res.reward == 0.0, f"{task_id}: a no-op passed {res.info.grade.details}"
