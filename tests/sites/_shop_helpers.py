@@ -1,5 +1,6 @@
-"""Shared by the Omnizon and Zilloft tests: a real REAL-local server for the two sites, plain HTTP sessions that
-start a task like REAL's harness does (/config then /finish), and grading through agisdk's evaluator."""
+"""Shared by the Omnizon and Zilloft tests (the server and browser fixtures are conftest.py's): plain HTTP sessions
+that start a task as REAL's harness does (/config then /finish), grading through agisdk's evaluator, and a runner
+for oracles written as lists of steps."""
 
 from __future__ import annotations
 
@@ -34,14 +35,6 @@ class HttpEpisode:
     def __exit__(self, *exc) -> None:
         self.close()
 
-
-def start_shop_server():
-    """REAL-local serving Omnizon and Zilloft on free ports (the caller stops it)."""
-    from halo.sites.server import SitesServer
-
-    server = SitesServer(sites=("omnizon", "zilloft"))
-    server.start()
-    return server
 
 
 # ---------------------------------------------------------------- scripted oracles (test fixtures only)
@@ -119,13 +112,3 @@ async def run_oracle(env, task, steps: list[Step], patience: int = 4):
     assert result is not None and result.done
     return result
 
-
-def chromium_available() -> bool:
-    from halo.env.browser import find_chromium
-    from halo.errors import BrowserError
-
-    try:
-        find_chromium()
-        return True
-    except BrowserError:
-        return False

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 import pytest_asyncio
-from _shop_helpers import chromium_available, run_oracle, start_shop_server
+from _shop_helpers import run_oracle
 from oracles_omnizon import ORACLES
 
 from halo.env import actions as A
@@ -14,24 +14,20 @@ from halo.tasks import get_task, list_tasks
 pytestmark = pytest.mark.browser
 
 
-@pytest.fixture(scope="module")
-def urls():
-    server = start_shop_server()
-    yield server.urls
-    server.stop()
+@pytest.fixture
+def urls(site_urls):
+    if "omnizon" not in site_urls:
+        pytest.skip("REAL-local omnizon does not import")
+    return site_urls
 
 
-@pytest_asyncio.fixture(scope="module")
-async def env():
-    if not chromium_available():
-        pytest.skip("no Chromium (run `make browser` or set HALO_CHROMIUM)")
-    from halo.env.browser import BrowserPool
+@pytest_asyncio.fixture
+async def env(sites_pool):
     from halo.env.env import BrowserEnv
 
-    async with BrowserPool() as pool:
-        e = BrowserEnv(pool, max_steps=40)
-        yield e
-        await e.close()
+    e = BrowserEnv(sites_pool, max_steps=40)
+    yield e
+    await e.close()
 
 
 def test_every_v2_task_has_an_oracle():
