@@ -149,3 +149,20 @@ def test_a_request_without_config_gets_a_fresh_default_session(urls):
     assert c.get("/cart").status_code == 200
     assert c.get("/finish.json").json()["initialfinaldiff"]["added"] == {}
     c.close()
+
+
+# Known leniency of REAL's own scripts (the spec, not our site): wrong episodes they still accept. Pinned so a
+# change in agisdk's scripts shows up here; an RL reward on these tasks can be gamed the same way on REAL.
+LENIENT = {
+    "omnizon-9": lambda ep: buy(ep, ("114", 1), search="gaming"),  # any item under $100 after searching "gaming"
+    "omnizon-30": lambda ep: buy(ep, ("233", 1), search="bed frame"),  # a coffee maker, after a bed-frame search
+    "omnizon-3": lambda ep: buy(ep, ("233", 1), search="headphones"),  # $79.99 coffee maker, searched headphones
+    "omnizon-28": lambda ep: buy(ep, ("118", 1), search="silverware set"),  # a yoga mat: text heuristics only
+}
+
+
+@pytest.mark.parametrize("task", sorted(LENIENT))
+def test_reals_lenient_scripts_accept_these_wrong_episodes(urls, task):
+    with HttpEpisode(urls["omnizon"], f"v2.{task}") as ep:
+        LENIENT[task](ep)
+        assert ep.grade(urls).success

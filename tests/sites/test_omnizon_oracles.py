@@ -3,6 +3,8 @@ agisdk's own script printing SUCCESS; an episode that does nothing but answer en
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 import pytest_asyncio
 from _shop_helpers import run_oracle
@@ -49,3 +51,22 @@ async def test_noop_fails(env, urls, name):
     result = await env.step(A.SendMsgToUser("Done."))
     assert result.done and result.info.grade is not None
     assert not result.info.grade.success and result.reward == 0.0
+
+
+async def test_concurrent_browser_sessions_never_share_orders(sites_pool, urls):
+    """Two episodes in two browser contexts at once, on one server: each order lands in its own session only."""
+    from halo.env.env import BrowserEnv
+
+    envs = [BrowserEnv(sites_pool, max_steps=40) for _ in range(2)]
+    names = ["omnizon-13", "omnizon-24"]
+    try:
+        results = await asyncio.gather(*(run_oracle(e, get_task(n, sites="local", site_urls=urls), ORACLES[n])
+                                         for e, n in zip(envs, names)))
+        orders = []
+        for r in results:
+            assert r.info.grade.success, r.info.grade.details
+            (order,) = r.info.grade.finish_state["initialfinaldiff"]["added"]["order"]["orders"].values()
+            orders.append([(it["id"], it["quantity"]) for it in order["items"]])
+        assert orders == [[("212", 1)], [("16", 2)]]
+    finally:
+        await asyncio.gather(*(e.close() for e in envs))

@@ -213,3 +213,22 @@ def test_tour_requests_never_leak_between_concurrent_sessions(urls):
         (req,) = fin["differences"]["requestTours"]["added"].values()
         assert req["homeId"] == homes[i]
         assert fin["initialfinaldiff"]["added"]["tourRequests"]["requestTourList"]["0"]["homeId"] == homes[i]
+
+
+# Known leniency of REAL's own scripts (the spec, not our site): wrong episodes they still accept. Pinned so a
+# change in agisdk's scripts shows up here; an RL reward on these tasks can be gamed the same way on REAL.
+LENIENT = {
+    "zilloft-9": lambda ep: tour(ep, "90804", "2024-07-19", "9:00 AM"),  # a 790 sqft condo: size never checked
+    "zilloft-22": lambda ep: tour(ep, "98101", "2024-07-19", "9:00 AM"),  # Seattle: any tour request passes
+    "zilloft-3": lambda ep: tour(ep, "59001", "2024-08-01", "5:00 PM"),  # Boston, $2.45M, Aug 1: not checked
+    "zilloft-10": lambda ep: tour(ep, "59001", "2024-07-19", "9:00 AM"),  # $2.45M, but no filter was set
+    "zilloft-5": lambda ep: contact(ep, "59001", "2024-07-19", "9:00 AM"),  # an agent in Boston, not San Jose
+    "zilloft-6": lambda ep: contact(ep, "90804", "2024-07-19", "1:00 PM"),  # a Long Beach condo: only date/time
+}
+
+
+@pytest.mark.parametrize("task", sorted(LENIENT))
+def test_reals_lenient_scripts_accept_these_wrong_episodes(urls, task):
+    with HttpEpisode(urls["zilloft"], f"v2.{task}") as ep:
+        LENIENT[task](ep)
+        assert ep.grade(urls).success

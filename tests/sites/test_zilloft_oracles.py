@@ -3,6 +3,8 @@ agisdk's own script printing SUCCESS; an episode that does nothing but answer en
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 import pytest_asyncio
 from _shop_helpers import run_oracle
@@ -49,3 +51,23 @@ async def test_noop_fails(env, urls, name):
     result = await env.step(A.SendMsgToUser("Done."))
     assert result.done and result.info.grade is not None
     assert not result.info.grade.success and result.reward == 0.0
+
+
+async def test_concurrent_browser_sessions_never_share_requests(sites_pool, urls):
+    """A tour request and an agent contact in two browser contexts at once: neither shows up in the other."""
+    from halo.env.env import BrowserEnv
+
+    envs = [BrowserEnv(sites_pool, max_steps=40) for _ in range(2)]
+    names = ["zilloft-2", "zilloft-6"]
+    try:
+        results = await asyncio.gather(*(run_oracle(e, get_task(n, sites="local", site_urls=urls), ORACLES[n])
+                                         for e, n in zip(envs, names)))
+        tours, contacts = [], []
+        for r in results:
+            assert r.info.grade.success, r.info.grade.details
+            d = r.info.grade.finish_state["differences"]
+            tours.append([x["homeId"] for x in d["requestTours"]["added"].values()])
+            contacts.append([x["homeId"] for x in d["contactAgents"]["added"].values()])
+        assert tours == [["90801"], []] and contacts == [[], ["95801"]]
+    finally:
+        await asyncio.gather(*(e.close() for e in envs))
