@@ -15,6 +15,7 @@ COMMAND_MODULES = [
     "halo.cli.smoke_cmd",
     "halo.cli.policy_cmd",
     "halo.cli.eval_cmd",
+    "halo.cli.sites_cmd",
 ]
 
 for _name in COMMAND_MODULES:

@@ -18,6 +18,7 @@ from halo.sites.gocalendar import planner as pl
 from halo.sites.gocalendar.seed import CALENDARS, TASKS_COLOR
 from halo.sites.gocalendar.timeutil import TIME_OPTIONS, TODAY, fmt_time, fmt_time_long, week_start
 from halo.sites.gomail.icons import ICONS
+from halo.sites.gomail.routes import timed
 
 HERE = Path(__file__).parent
 _env = Environment(loader=FileSystemLoader(HERE / "templates"), autoescape=select_autoescape(["html"]),
@@ -222,8 +223,8 @@ routes = [
     Route("/do/tasks", _form(_CHANGES["task"], editor=True), methods=["POST"]),
     Route("/do/tasks/{tid}/done", _form(_CHANGES["done"]), methods=["POST"]),
     Route("/do/tasks/{tid}/delete", _form(_CHANGES["task_delete"]), methods=["POST"]),
-    Route("/", home),
-    Route("/r/{view}/{y}/{m}/{d}", view_page),
+    Route("/", timed(home)),
+    Route("/r/{view}/{y}/{m}/{d}", timed(view_page)),
     Route("/api/events", _api(_CHANGES["create"]), methods=["POST"]),
     Route("/api/events/{eid}", _api(_CHANGES["update"]), methods=["POST"]),
     Route("/api/events/{eid}/delete", _api(_CHANGES["delete"]), methods=["POST"]),

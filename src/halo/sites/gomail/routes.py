@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import time
 from datetime import date
 from urllib.parse import parse_qs, quote
 from pathlib import Path
@@ -221,16 +222,26 @@ def _label(state: dict[str, Any], data: dict[str, Any]) -> dict[str, Any]:
     return {"ok": True, "label": lb, "message": state["ui"]["snackbar"]["message"]}
 
 
+def timed(handler):
+    """Report the handler's own time as ``Server-Timing: app;dur=<ms>`` (render latency without the network)."""
+    async def wrapper(request: Request) -> Response:
+        t0 = time.perf_counter()
+        resp = await handler(request)
+        resp.headers["Server-Timing"] = f"app;dur={(time.perf_counter() - t0) * 1000:.1f}"
+        return resp
+    return wrapper
+
+
 routes = [
-    Route("/", folder_page),
-    Route("/search", search_page),
-    Route("/email/{eid}", email_page),
-    Route("/label/{name:path}", label_page),
+    Route("/", timed(folder_page)),
+    Route("/search", timed(search_page)),
+    Route("/email/{eid}", timed(email_page)),
+    Route("/label/{name:path}", timed(label_page)),
     Route("/api/emails", _api(_act), methods=["POST"]),
     Route("/api/send", _api(_send), methods=["POST"]),
     Route("/api/labels", _api(_label), methods=["POST"]),
     Route("/do/emails", _form(_act), methods=["POST"]),
     Route("/do/send", _form(_send), methods=["POST"]),
     Route("/do/labels", _form(_label), methods=["POST"]),
-    Route("/{folder}", folder_page),
+    Route("/{folder}", timed(folder_page)),
 ]

@@ -1,0 +1,163 @@
+"""GoCalendar over real HTTP and as functions: Pacific times stored as REAL's UTC strings, loose date/time typing,
+the seed events REAL's goals name, REAL's ``differences.events`` shapes, bad input, isolation, render latency."""
+
+from __future__ import annotations
+
+import contextlib
+import html
+import json
+import re
+import statistics
+from datetime import date, time
+
+import httpx
+import pytest
+
+from conftest import site_url
+from halo.sites.gocalendar import planner as pl
+from halo.sites.gocalendar.seed import seed
+from halo.sites.gocalendar.timeutil import from_utc_iso, parse_date, parse_time, to_utc_iso
+from halo.tasks import get_task, grade
+from test_gomail_http import server_ms
+
+
+@pytest.fixture(scope="module")
+def url(site_urls):
+    return site_url(site_urls, "gocalendar")
+
+
+@contextlib.contextmanager
+def client(url: str, task_id: str | None = "v2.gocalendar-4"):
+    with httpx.Client(base_url=url, timeout=10, follow_redirects=True) as c:
+        if task_id:
+            assert c.get("/config", params={"run_id": "0", "task_id": task_id, "latency": 0}).status_code == 200
+        yield c
+
+
+def finish(c: httpx.Client) -> dict:
+    m = re.search(r"<pre>(.*)</pre>", c.get("/finish").text, re.S)
+    assert m
+    return json.loads(html.unescape(m.group(1)))
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("7:45pm", time(19, 45)), ("7:45 PM", time(19, 45)), ("19:45", time(19, 45)), ("7pm", time(19, 0)),
+    ("12am", time(0, 0)), ("12:30pm", time(12, 30)), ("noon", time(12, 0)), ("11 a.m.", time(11, 0)),
+])
+def test_parse_time(text, expected):
+    assert parse_time(text) == expected
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("2024-09-20", date(2024, 9, 20)), ("9/20/2024", date(2024, 9, 20)), ("9/20", date(2024, 9, 20)),
+    ("September 20, 2024", date(2024, 9, 20)), ("Friday, September 20", date(2024, 9, 20)),
+    ("Sep 20", date(2024, 9, 20)), ("July 21st", date(2024, 7, 21)), ("wed, jul 17, 2024", date(2024, 7, 17)),
+])
+def test_parse_date(text, expected):
+    assert parse_date(text) == expected
+
+
+@pytest.mark.parametrize("bad", ["25:00", "13pm", "soon", ""])
+def test_parse_time_rejects(bad):
+    with pytest.raises(ValueError, match="cannot read the time"):
+        parse_time(bad)
+
+
+@pytest.mark.parametrize("bad", ["someday", "2/30/2024", "Smarch 3", "13/1/2024"])
+def test_parse_date_rejects(bad):
+    with pytest.raises(ValueError, match="cannot read the date"):
+        parse_date(bad)
+
+
+def test_pacific_time_stored_as_reals_utc_strings():
+    assert to_utc_iso(date(2024, 9, 20), time(19, 45)) == "2024-09-21T02:45:00.000Z"  # eval_gocalendar_4's target
+    assert to_utc_iso(date(2024, 7, 17), time(11, 0)) == "2024-07-17T18:00:00.000Z"
+    assert to_utc_iso(date(2024, 12, 2), time(9, 0)) == "2024-12-02T17:00:00.000Z"  # PST in winter
+
+
+def test_seed_has_the_events_reals_goals_name():
+    ev = pl.events(seed())
+    by_title = {}
+    for e in ev.values():
+        by_title.setdefault(e["title"], []).append(e)
+    assert from_utc_iso(by_title["Dinner with Friends"][0]["start"]).date() == date(2024, 7, 17)  # Wed 7pm Pacific
+    assert by_title["Project Sync"][0]["start"] == "2024-07-17T17:00:00.000Z"
+    assert any(e["start"].startswith("2024-07-18T05") for e in by_title["Reading Time"])  # Wed 10pm Pacific
+    assert "sister" in by_title["Morning Coffee with sister"][0]["title"]
+    assert len({e["meetingId"] for e in ev.values()}) == len(ev) and "gcx-svpg-dny" not in {e["meetingId"] for e in ev.values()}
+    assert seed() == seed()
+
+
+def test_repeating_weekdays_expand_in_views():
+    st = seed()
+    pl.create_event(st, {"title": "Gym", "date": "September 20, 2024", "startTime": "7:45pm", "endTime": "8:45pm",
+                         "repeat": "weekdays", "location": "Gym"})
+    days = [o.day for o in pl.occurrences(st, date(2024, 9, 15), date(2024, 9, 28)) if o.event["title"] == "Gym"]
+    assert days == [date(2024, 9, 20), *[date(2024, 9, d) for d in (23, 24, 25, 26, 27)]]
+
+
+def test_create_all_day_delete_and_task_shapes(url, site_urls):
+    with client(url, "v2.gocalendar-13") as c:
+        r = c.post("/api/events", json={"title": "Math camp", "date": "July 21, 2024", "allDay": True,
+                                        "endDate": "July 27, 2024", "location": "Sunnyvale"})
+        assert r.status_code == 200 and r.json()["message"] == "Event saved"
+        assert c.post("/api/events/6/delete").json()["message"] == "Event deleted"
+        c.post("/api/tasks", json={"title": "Send an email to Ashley", "date": "7/22/2024", "startTime": "9am"})
+        state = finish(c)
+    added = state["differences"]["events"]["added"]
+    (eid, ev), = added.items()
+    assert ev["id"] == eid and ev["allDay"] is True and ev["start"][:10] == "2024-07-21" and ev["end"][:10] == "2024-07-27"
+    assert set(state["differences"]["events"]["deleted"]) == {"6"}
+    assert state["initialfinaldiff"]["added"]["calendar"]["deletedEvents"]["0"]["title"] == "Project Sync"
+    task = next(iter(state["initialfinaldiff"]["added"]["calendar"]["myTasks"].values()))
+    assert task["start"] == "2024-07-22T16:00:00.000Z"
+    for tid in ("gocalendar-13", "gocalendar-23", "gocalendar-8"):
+        assert grade(get_task(tid, sites="local", site_urls=site_urls), state).success, tid
+
+
+def test_editor_errors_come_back_with_the_values_typed(url):
+    with client(url) as c:
+        payload = json.dumps({"title": "Lunch", "date": "someday", "startTime": "noon"})
+        r = c.post("/do/events", data={"payload": payload, "next": "/r/week/2024/7/18"}, follow_redirects=False)
+        assert r.status_code == 303 and "error=" in r.headers["location"] and "draft=" in r.headers["location"]
+        page = c.get(r.headers["location"]).text
+        assert "cannot read the date" in html.unescape(page) and '"Lunch"' in html.unescape(page)
+        assert finish(c)["differences"]["events"]["added"] == {}
+
+
+def test_bad_input_gets_clear_errors(url):
+    with client(url) as c:
+        assert c.get("/r/year/2024/7/18").status_code == 404
+        assert c.get("/r/week/2024/2/30").status_code == 400
+        assert c.get("/r/week/x/y/z").status_code == 400
+        assert c.get("/config", params={"task_id": "v2.gomail-1"}).status_code == 400
+        cases = [("/api/events", {"title": "x", "date": "2024-07-18", "startTime": "25:00"}, "cannot read the time"),
+                 ("/api/events", {"title": "x", "date": "2024-07-18", "allDay": True, "endDate": "2024-07-01"}, "before"),
+                 ("/api/events", {"title": "x", "date": "2024-07-18", "repeat": "hourly"}, "repeat"),
+                 ("/api/events", {"title": 5, "date": "2024-07-18"}, "title must be text"),
+                 ("/api/events/999", {"title": "x", "date": "2024-07-18"}, "no event"),
+                 ("/api/events/999/delete", {}, "no event"), ("/api/tasks/t99/delete", {}, "no task")]
+        for path, payload, words in cases:
+            r = c.post(path, json=payload)
+            assert r.status_code == 400 and words in r.json()["error"], (path, r.text)
+        r = c.post("/api/events", content=b"{oops", headers={"content-type": "application/json"})
+        assert r.status_code == 400 and "JSON" in r.json()["error"]
+        assert finish(c)["differences"]["events"] == {"added": {}, "updated": {}, "deleted": {}}
+
+
+def test_sessions_are_isolated(url):
+    with client(url) as a, client(url) as b:
+        a.post("/api/events/8/delete")
+        assert set(finish(a)["differences"]["events"]["deleted"]) == {"8"}
+        assert finish(b)["differences"]["events"]["deleted"] == {}
+        assert "Dinner with Friends" in b.get("/").text and "Dinner with Friends" not in a.get("/r/week/2024/7/17").text
+
+
+def test_views_render_fast(url):
+    with client(url) as c:
+        for path in ("/", "/r/month/2024/7/18", "/r/day/2024/7/17", "/r/week/2024/9/20"):
+            ms = [server_ms(c.get(path)) for _ in range(7)]
+            assert statistics.median(ms) < 50, f"{path}: server-side p50 {statistics.median(ms):.0f} ms"
+        page = c.get("/").text
+        assert "July 2024" in page and 'aria-label="Project Sync, Wednesday, July 17' in page
+        assert not re.search(r"""(src|href)=["']https?://""", page)

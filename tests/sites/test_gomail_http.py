@@ -1,0 +1,258 @@
+"""GoMail over real HTTP: the seed facts REAL's scripts hard-code, REAL's state shapes and snackbar wording, bad
+input, session isolation under concurrency, render latency, and `halo sites` as a subprocess."""
+
+from __future__ import annotations
+
+import contextlib
+import html
+import json
+import re
+import socket
+import statistics
+import subprocess
+import sys
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import httpx
+import pytest
+
+from conftest import site_url
+from halo.sites.gomail import mailbox as mb
+from halo.sites.gomail.seed import seed
+from halo.tasks import get_task, grade
+
+
+@pytest.fixture(scope="module")
+def url(site_urls):
+    return site_url(site_urls, "gomail")
+
+
+@contextlib.contextmanager
+def client(url: str, task_id: str | None = "v2.gomail-1"):
+    """A browser-like session (cookie jar) started as REAL's harness does, with /config."""
+    with httpx.Client(base_url=url, timeout=10, follow_redirects=True) as c:
+        if task_id:
+            r = c.get("/config", params={"run_id": "0", "task_id": task_id, "latency": 0})
+            assert r.status_code == 200, r.text
+        yield c
+
+
+def finish(c: httpx.Client) -> dict:
+    r = c.get("/finish")
+    assert r.status_code == 200
+    m = re.search(r"<pre>(.*)</pre>", r.text, re.S)
+    assert m, "agisdk reads /finish from a <pre>"
+    return json.loads(html.unescape(m.group(1)))
+
+
+# ---------------------------------------------------------------- seed facts the v2 scripts hard-code
+@pytest.mark.parametrize("query, ids", [
+    ("amazon", {"7", "19", "29", "43"}),  # gomail-1: 4 amazon emails
+    ("uber", {"48"}),  # gomail-2
+    ("notification", {"3", "4", "5", "6", "17", "36", "38", "56"}),  # gomail-2's known notification ids
+    ("no-reply", {"3", "14", "34", "40", "50"}),  # gomail-26
+    ("alerts", {"12", "24", "39"}),  # gomail-21
+    ("John Doe", {"1"}),  # gomail-24
+    ("older_than:2m", {"52", "53", "54", "55", "56"}),  # gomail-11
+    ("is:starred", {"2", "6", "10", "14", "16", "21", "26", "28", "31", "37", "47", "49", "53"}),  # gomail-5
+])
+def test_seed_search_finds_exactly_the_ids_scripts_expect(query, ids):
+    assert {e["id"] for e in mb.search(seed(), query)} == ids
+
+
+def test_seed_mailbox_shape():
+    s = seed()
+    es = mb.emails(s)
+    assert sorted(es, key=int) == [str(i) for i in range(1, 57)]
+    inbox = [e for e in es.values() if mb.in_folder(e, "inbox")]
+    assert len(inbox) == 54 and sum(not e["isRead"] for e in inbox) == 17
+    assert {e["id"] for e in es.values() if e["date"] == "2024-07-18"} == {"46", "47", "48"}
+    assert 10 <= len(mb.search(s, "support")) <= 30  # gomail-23 expects a bulk delete of 10..30
+    assert es["1"]["name"] == "John Doe" and es["48"]["from"].endswith("uber.com")
+    for addr in ("charles.davis", "carol.adams", "brian.king", "angela.white", "alexa.richardson",
+                 "ashley.campbell", "kevin.moore", "barbara.thomas", "jane.smith"):
+        assert any(e["from"] == f"{addr}@example.com" for e in es.values()), addr
+    assert seed() == seed() and seed() is not seed()  # deterministic, fresh copies
+
+
+def test_page_of_fifty_and_select_everything(url):
+    with client(url) as c:
+        page1 = c.get("/").text
+        assert page1.count('role="listitem"') == 50 and "1–50 of 54" in page1
+        assert "Select all 54 conversations in Inbox" in page1
+        assert c.get("/?page=2").text.count('role="listitem"') == 4
+
+
+# ---------------------------------------------------------------- REAL's shapes and wording
+def test_bulk_trash_shapes_and_snackbar(url, site_urls):
+    with client(url, "v2.gomail-20") as c:
+        r = c.post("/api/emails", json={"action": "trash", "all": True, "folder": "inbox"})
+        assert r.json()["message"] == "54 conversations moved to Trash."
+        state = finish(c)
+    assert state["initialfinaldiff"]["updated"]["ui"]["snackbar"]["message"] == "54 conversations moved to Trash."
+    upd = state["differences"]["emails"]["updated"]
+    assert len(upd) == 54 and all(u["trash"] is True and set(u) == {"id", "trash"} for u in upd)
+    assert state["initialfinaldiff"]["updated"]["email"]["emails"]["1"] == {"trash": True}
+    assert grade(get_task("gomail-20", sites="local", site_urls=site_urls), state).success
+
+
+def test_snooze_alerts_leaves_the_mailbox_collection(url, site_urls):
+    with client(url, "v2.gomail-21") as c:
+        assert c.get("/search", params={"q": "alerts"}).status_code == 200
+        r = c.post("/api/emails", json={"action": "snooze", "ids": ["12", "24", "39"], "until": "2024-07-22T08:00"})
+        assert r.json()["message"] == "3 conversations snoozed until Mon, Jul 22, 8:00 AM"
+        state = finish(c)
+    idiff = state["initialfinaldiff"]
+    assert idiff["updated"]["filter"]["searchData"]["hasWords"] == "alerts"
+    assert idiff["updated"]["ui"]["searchInputValue"] == "alerts"
+    assert {v["id"] for v in idiff["added"]["filter"]["searchResults"].values() if v["snoozed"]} == {"12", "24", "39"}
+    assert {e["id"] for e in state["differences"]["emails"]["deleted"]} == {"12", "24", "39"}
+    assert grade(get_task("gomail-21", sites="local", site_urls=site_urls), state).success
+
+
+def test_reply_is_a_new_sent_email(url):
+    with client(url, "v2.gomail-23") as c:
+        r = c.post("/api/send", json={"to": ["jane.smith@example.com"], "subject": "Re: x", "body": "ok\n<b>", "replyTo": "33"})
+        assert r.json()["id"] == "57"
+        added = finish(c)["differences"]["emails"]["added"]
+    assert added[0]["isReply"] is True and added[0]["sent"] is True and added[0]["to"] == ["jane.smith@example.com"]
+    assert added[0]["content"] == "<p>ok</p><p>&lt;b&gt;</p>"
+
+
+def test_label_created_under_custom_labels(url):
+    with client(url, "v2.gomail-16") as c:
+        assert c.post("/api/labels", json={"label": "Support Emails"}).status_code == 200
+        dup = c.post("/api/labels", json={"label": "support emails"})
+        assert dup.status_code == 400 and "already exists" in dup.json()["error"]
+        state = finish(c)
+    assert state["initialfinaldiff"]["added"]["settings"]["customLabels"] == {"0": {"id": "1", "label": "Support Emails"}}
+
+
+def test_form_post_redirects_and_shows_the_snackbar_once(url):
+    with client(url) as c:
+        r = c.post("/do/emails", data={"payload": json.dumps({"action": "archive", "ids": ["46"]}), "next": "/"},
+                   follow_redirects=False)
+        assert r.status_code == 303 and r.headers["location"] == "/"
+        page = c.get("/").text
+        assert "Conversation archived." in page and "Conversation archived." not in c.get("/").text
+        r = c.post("/do/emails", data={"payload": "{not json", "next": "https://evil.example/"}, follow_redirects=False)
+        assert r.status_code == 303 and r.headers["location"].startswith("/?error=")
+
+
+# ---------------------------------------------------------------- bad input
+def test_bad_input_gets_clear_errors(url):
+    with client(url, None) as c:
+        assert c.get("/config", params={"task_id": "v2.omnizon-1"}).status_code == 400
+        assert c.get("/config", params={"task_id": "rm -rf /"}).status_code == 400
+        r = c.get("/config", params={"task_id": "v2.gomail-1", "latency": "soon"})
+        assert r.status_code == 400 and "latency" in r.text
+        assert c.get("/config", params={"task_id": "v2.gomail-999"}).status_code == 200  # unknown number: fresh state
+        assert c.get("/email/9999").status_code == 404
+        assert c.get("/nosuchfolder").status_code == 404
+        assert c.get("/label/nosuchlabel").status_code == 404
+        assert c.get("/search", params={"q": "x" * 600}).status_code == 400
+        assert c.get("/search", params={"q": "  "}).url.path == "/"
+        for body in (b"not json", b"[1, 2]"):
+            r = c.post("/api/emails", content=body, headers={"content-type": "application/json"})
+            assert r.status_code == 400 and "JSON" in r.json()["error"]
+        bad = [({"action": "explode", "ids": ["1"]}, "unknown action"), ({"action": "trash", "ids": ["999"]}, "no email"),
+               ({"action": "trash", "ids": []}, "select at least one"), ({"action": "trash", "ids": "1"}, "list"),
+               ({"action": "snooze", "ids": ["1"], "until": "whenever"}, "cannot snooze")]
+        for payload, words in bad:
+            r = c.post("/api/emails", json=payload)
+            assert r.status_code == 400 and words in r.json()["error"], (payload, r.text)
+        r = c.post("/api/send", json={"to": ["Jane Smith"], "subject": "x", "body": "y"})
+        assert r.status_code == 400 and "not recognized" in r.json()["error"]
+        assert c.post("/api/send", json={"to": [], "body": "y"}).json()["error"] == "Please specify at least one recipient."
+        assert c.get("/").status_code == 200 and finish(c)["differences"]["emails"]["updated"] == []
+
+
+def test_without_config_a_fresh_default_session(url):
+    with httpx.Client(base_url=url, timeout=10) as c:
+        state = finish(c)
+        assert state["config"]["task_id"] == "" and state["differences"]["emails"] == {"added": [], "updated": [], "deleted": []}
+        assert c.get("/").status_code == 200
+
+
+def test_many_concurrent_sessions_stay_isolated(url):
+    def episode(i: int) -> tuple[int, list, str]:
+        with client(url, f"v2.gomail-{[1, 2, 5, 14][i % 4]}") as c:
+            eid = str(1 + i % 50)
+            c.post("/api/emails", json={"action": "trash", "ids": [eid]})
+            c.get("/")
+            st = finish(c)
+            return i, st["differences"]["emails"]["updated"], st["config"]["task_id"]
+
+    with ThreadPoolExecutor(8) as pool:
+        results = list(pool.map(episode, range(24)))
+    for i, updated, task_id in results:
+        assert updated == [{"id": str(1 + i % 50), "trash": True}], f"session {i} saw {updated}"
+        assert task_id == f"v2.gomail-{[1, 2, 5, 14][i % 4]}"
+
+
+def server_ms(r: httpx.Response) -> float:
+    m = re.fullmatch(r"app;dur=([\d.]+)", r.headers.get("server-timing", ""))
+    assert m, "pages report their server-side time in Server-Timing"
+    return float(m.group(1))
+
+
+def test_render_latency_p50_under_50ms(url):
+    with client(url) as c:
+        c.get("/")
+        for path in ("/", "/email/5", "/search?q=support", "/starred"):
+            ms = [server_ms(c.get(path)) for _ in range(7)]
+            assert statistics.median(ms) < 50, f"{path}: server-side p50 {statistics.median(ms):.0f} ms"
+
+
+def test_pages_fetch_nothing_off_site(url):
+    with client(url) as c:
+        for path in ("/", "/email/33"):
+            text = c.get(path).text
+            assert not re.search(r"""(src|href)=["']https?://""", text), "no CDN, no web fonts"
+
+
+# ---------------------------------------------------------------- `halo sites`
+HALO = str(Path(sys.executable).parent / "halo")
+
+
+def _free_base_port() -> int:
+    for base in range(21000, 60000, 37):
+        ok = True
+        for k in range(1, 5):
+            with socket.socket() as s:
+                try:
+                    s.bind(("127.0.0.1", base + k))
+                except OSError:
+                    ok = False
+                    break
+        if ok:
+            return base
+    raise RuntimeError("no free port range")
+
+
+def test_halo_sites_command_serves_and_prints_urls():
+    base = _free_base_port()
+    proc = subprocess.Popen([HALO, "sites", "--port", str(base), "--site", "gomail",
+                             "--site", "gocalendar"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        deadline = time.time() + 20
+        while time.time() < deadline:
+            try:
+                if httpx.get(f"http://127.0.0.1:{base + 2}/", timeout=1).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                time.sleep(0.2)
+        assert httpx.get(f"http://127.0.0.1:{base + 1}/", timeout=2).status_code == 200
+        assert httpx.get(f"http://127.0.0.1:{base + 2}/", timeout=2).status_code == 200
+    finally:
+        proc.terminate()
+        out, _ = proc.communicate(timeout=10)
+    assert f"http://127.0.0.1:{base + 1}" in out and "gocalendar" in out
+
+
+def test_halo_sites_rejects_unknown_site():
+    r = subprocess.run([HALO, "sites", "--site", "gmail"], capture_output=True, text=True,
+                       timeout=30)
+    assert r.returncode == 2 and "no REAL-local site 'gmail'" in r.stdout
