@@ -10,7 +10,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
-from collections import defaultdict
 from dataclasses import asdict, dataclass, field
 from typing import Any, Callable, Sequence
 

@@ -135,7 +135,7 @@ _PIECES = ["<tool_call>", "</tool_call>", "```json", "```", "{", "}", "[", "]", 
            "-3", "1e9", "NaN", " ", "\n", '"element"', '"12"', "left_click(", ")", "+7", "\x00", "é", "🙂"]
 
 
-@settings(max_examples=3000, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=2000, deadline=None, suppress_health_check=list(HealthCheck))
 @given(st.one_of(st.text(max_size=300), st.lists(st.sampled_from(_PIECES), max_size=60).map("".join)))
 def test_fuzz_parse_never_raises(text):
     FUZZ["examples"] += 1
@@ -147,18 +147,19 @@ def test_fuzz_parse_never_raises(text):
 
 def test_fuzz_ran_and_reports_its_count():
     # runs after the fuzz test in file order; the count goes to the test log for the report
-    assert FUZZ["examples"] >= 3000, FUZZ
+    assert FUZZ["examples"] >= 2000, FUZZ
     print(f"\nparser fuzz examples: {FUZZ['examples']}")
 
 
 _coord = st.integers(0, 1000)
-_text = st.text(min_size=1, max_size=40).filter(lambda s: s.strip() == s or True)
+_text = st.text(min_size=1, max_size=40)
 ACTIONS = st.one_of(
     st.builds(A.LeftClick, x=_coord, y=_coord), st.builds(A.DoubleClick, x=_coord, y=_coord),
     st.builds(A.RightClick, x=_coord, y=_coord), st.builds(A.TripleClick, x=_coord, y=_coord),
     st.builds(A.MouseMove, x=_coord, y=_coord),
     st.builds(A.LeftClickDrag, x=_coord, y=_coord, start_x=_coord, start_y=_coord),
-    st.builds(A.Type, text=_text), st.builds(A.Key, keys=st.sampled_from([("ctrl", "a"), ("Enter",), ("shift", "Tab")])),
+    st.builds(A.Type, text=_text),
+    st.builds(A.Key, keys=st.sampled_from([("ctrl", "a"), ("Enter",), ("shift", "Tab")])),
     st.builds(A.Scroll, pixels=st.integers(-2000, 2000)),
     st.builds(A.Scroll, pixels=st.integers(-2000, 2000), x=_coord, y=_coord),
     st.builds(A.Wait, time=st.integers(0, 30)), st.builds(A.Terminate, status=st.sampled_from(["success", "failure"])),

@@ -137,16 +137,34 @@ TOOL_CALL_OPEN = "<tool_call>\n"
 TOOL_CALL_CLOSE = "\n</tool_call>"
 
 
+class ToolCallGrammar:
+    """Compiles ``<tool_call>\n{schema JSON}\n</tool_call>`` for one Hugging Face tokenizer with xgrammar.
+
+    The JSON is compact (json.dumps separators, no free whitespace) so a weak model cannot spend its token budget
+    on spaces. Compiled grammars are cached by schema (per-page element ids make a new one)."""
+
+    def __init__(self, tokenizer: Any, vocab_size: int | None = None, cache_size: int = 32):
+        import xgrammar as xgr
+
+        self._xgr = xgr
+        self.compiler = xgr.GrammarCompiler(xgr.TokenizerInfo.from_huggingface(tokenizer, vocab_size=vocab_size))
+        self._cache: dict[str, Any] = {}
+        self.cache_size = cache_size
+
+    def compile(self, schema: dict[str, Any] | None = None):
+        """An ``xgrammar.CompiledGrammar`` for the schema (default: the whole action space)."""
+        key = json.dumps(schema or action_json_schema())  # key order is the order the model must write
+        if key not in self._cache:
+            xgr = self._xgr
+            body = xgr.Grammar.from_json_schema(key, any_whitespace=False)
+            grammar = xgr.Grammar.concat(xgr.Grammar.from_ebnf(f"root ::= {json.dumps(TOOL_CALL_OPEN)}"), body,
+                                         xgr.Grammar.from_ebnf(f"root ::= {json.dumps(TOOL_CALL_CLOSE)}"))
+            if len(self._cache) >= self.cache_size:
+                self._cache.pop(next(iter(self._cache)))
+            self._cache[key] = self.compiler.compile_grammar(grammar)
+        return self._cache[key]
+
+
 def compile_tool_call_grammar(tokenizer: Any, schema: dict[str, Any] | None = None, vocab_size: int | None = None):
-    """Compile ``<tool_call>\\n{schema JSON}\\n</tool_call>`` for a Hugging Face tokenizer with xgrammar.
-
-    Returns an ``xgrammar.CompiledGrammar``. The JSON is compact (no free whitespace) so a weak model cannot
-    spend its token budget on spaces.
-    """
-    import xgrammar as xgr
-
-    info = xgr.TokenizerInfo.from_huggingface(tokenizer, vocab_size=vocab_size)
-    body = xgr.Grammar.from_json_schema(json.dumps(schema or action_json_schema()), any_whitespace=False)
-    grammar = xgr.Grammar.concat(xgr.Grammar.from_ebnf(f"root ::= {json.dumps(TOOL_CALL_OPEN)}"), body,
-                                 xgr.Grammar.from_ebnf(f"root ::= {json.dumps(TOOL_CALL_CLOSE)}"))
-    return xgr.GrammarCompiler(info).compile_grammar(grammar)
+    """One-off compile (``ToolCallGrammar`` caches the tokenizer info and grammars across calls)."""
+    return ToolCallGrammar(tokenizer, vocab_size=vocab_size).compile(schema)

@@ -66,7 +66,7 @@ def training_batch(encoded: Any, completions: Sequence[Sequence[int]], pad_id: i
         mask[i, P:P + len(c)] = True
     mm = torch.zeros_like(ids)
     mm[:, :P] = encoded["mm_token_type_ids"][0]
-    inputs = dict(input_ids=ids, attention_mask=att, mm_token_type_ids=mm)
+    inputs = {"input_ids": ids, "attention_mask": att, "mm_token_type_ids": mm}
     if "pixel_values" in encoded:
         inputs["pixel_values"] = encoded["pixel_values"].repeat(B, 1)
         inputs["image_grid_thw"] = encoded["image_grid_thw"].repeat(B, 1)
@@ -150,19 +150,14 @@ class HFPolicy(PolicyBackend):
             return []
         import xgrammar as xgr
 
-        from halo.policy.grammar import action_json_schema, compile_tool_call_grammar
+        from halo.policy.grammar import ToolCallGrammar, action_json_schema
 
-        vocab = self.model.get_output_embeddings().weight.shape[0]
-        if self.prompt_config.include_axtree:  # element ids pinned to this page's
-            compiled = compile_tool_call_grammar(self.processor.tokenizer, action_json_schema(
-                element_ids=obs.elements), vocab_size=vocab)
-        else:
-            if self._grammar is None:
-                self._grammar = compile_tool_call_grammar(self.processor.tokenizer,
-                                                          action_json_schema(include_elements=False),
-                                                          vocab_size=vocab)
-            compiled = self._grammar
-        return [_CopyingProcessor(xgr.contrib.hf.LogitsProcessor(compiled))]
+        if self._grammar is None:
+            vocab = self.model.get_output_embeddings().weight.shape[0]
+            self._grammar = ToolCallGrammar(self.processor.tokenizer, vocab_size=vocab)
+        include = self.prompt_config.include_axtree  # with the tree shown, element ids are pinned to this page's
+        schema = action_json_schema(include_elements=include, element_ids=obs.elements if include else None)
+        return [_CopyingProcessor(xgr.contrib.hf.LogitsProcessor(self._grammar.compile(schema)))]
 
     def _complete_sync(self, prompt: Prompt, obs: Observation, n: int, temperature: float) -> list[Completion]:
         import torch
@@ -181,7 +176,9 @@ class HFPolicy(PolicyBackend):
                                       return_dict_in_generate=True, pad_token_id=self.pad_id,
                                       logits_processor=LogitsProcessorList(self._logits_processors(obs)))
             if sampling:
-                kw.update(temperature=temperature, top_p=d.top_p, top_k=d.top_k or None)
+                # explicit values override a hub generation_config (Qwen's top_k=20, top_p=0.8, ...): RL needs the
+                # distribution the logprobs describe
+                kw.update(temperature=temperature, top_p=d.top_p, top_k=d.top_k, repetition_penalty=1.0)
             else:
                 kw.update(temperature=None, top_p=None, top_k=None)
             out = self.model.generate(**enc, **kw)
@@ -204,7 +201,8 @@ class HFPolicy(PolicyBackend):
         return results
 
     # ------------------------------------------------------------ scoring (what a trainer computes)
-    def score(self, prompt: Prompt, completions: Sequence[Sequence[int]], temperature: float = 1.0) -> list[list[float]]:
+    def score(self, prompt: Prompt, completions: Sequence[Sequence[int]],
+              temperature: float = 1.0) -> list[list[float]]:
         """Teacher-forced logprobs of given completion token ids under the current model."""
         import torch
 

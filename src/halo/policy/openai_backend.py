@@ -70,7 +70,7 @@ class OpenAIPolicy(PolicyBackend):
         d, s = self.decoding, self.server
         body: dict[str, Any] = {"model": s.model, "messages": prompt.openai_messages(), "n": n,
                                 "temperature": temperature, "max_tokens": d.max_tokens, "logprobs": True}
-        if temperature > 0 and d.top_p < 1:
+        if temperature > 0 and d.top_p < 1 and s.kind == "openai":
             body["top_p"] = d.top_p
         if d.seed is not None:
             body["seed"] = d.seed
@@ -81,8 +81,8 @@ class OpenAIPolicy(PolicyBackend):
         if s.kind == "vllm":
             body["return_token_ids"] = True
             body["skip_special_tokens"] = True
-            if temperature > 0 and d.top_k:
-                body["top_k"] = d.top_k
+            if temperature > 0:  # explicit: a server may otherwise apply the model's generation_config defaults
+                body.update(top_p=d.top_p, top_k=d.top_k or -1, repetition_penalty=1.0)
             if schema is not None:
                 body[s.guided_style] = {"json": schema} if s.guided_style == "structured_outputs" else schema
         elif schema is not None:

@@ -35,9 +35,10 @@ For each function call, return a json object with function name and arguments wi
 <tool_call>
 {{"name": <function-name>, "arguments": <args-json-object>}}
 </tool_call>"""
-AGENT_RULES = """You are a web agent operating a browser to complete the user's goal. Each turn you see a fresh screenshot \
-and the last actions. Reply with exactly one tool call. When the goal is done (or it asks for information), call \
-send_msg_to_user with the answer or a short confirmation: the task is graded only after that message."""
+AGENT_RULES = (
+    "You are a web agent operating a browser to complete the user's goal. Each turn you see a fresh screenshot "
+    "and the last actions. Reply with exactly one tool call. When the goal is done (or it asks for information), "
+    "call send_msg_to_user with the answer or a short confirmation: the task is graded only after that message.")
 
 
 @dataclass(frozen=True)
