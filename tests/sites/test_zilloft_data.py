@@ -18,7 +18,7 @@ def test_each_task_has_answers_and_near_misses():
     assert [h for h in bay if h.price <= 1_000_000 and h.beds >= 3] and [h for h in bay if h.price > 1_000_000]
     lb = search("long beach")
     assert [h for h in lb if (h.beds, h.baths, h.home_type) == (3, 2, "House")]
-    assert [h for h in lb if re.search(r"\b(unit|apt)\b", h.street, re.I)]  # condos zilloft_2 must reject
+    assert [h for h in lb if re.search(r"\b(unit|apt)\b", h.street, re.IGNORECASE)]  # condos zilloft_2 must reject
     assert search("Los Angeles", max_price=350_000, min_beds=2, min_baths=1)
     assert search("Sacramento", 500_000, 1_100_000, min_beds=4, min_baths=2)
     assert len(search("Sacramento")) > len(search("Sacramento", 500_000, 1_100_000, min_beds=4, min_baths=2))
