@@ -57,8 +57,13 @@ def find(obs: Observation, role: str, name: str, *, prefix: bool = False) -> Ele
     raise AssertionError(f"no {role} {name!r}{' (prefix)' if prefix else ''} on {obs.url}:\n{obs.axtree}")
 
 
+def _spec(step: Step, *spec) -> Step:
+    step.spec = spec  # type: ignore[attr-defined]  # lets other runners (conftest's Driver, benches) replay it
+    return step
+
+
 def click(role: str, name: str, prefix: bool = False) -> Step:
-    return lambda obs: A.Click(find(obs, role, name, prefix=prefix).id)
+    return _spec(lambda obs: A.Click(find(obs, role, name, prefix=prefix).id), "click", role, name, prefix)
 
 
 def tap(role: str, name: str, prefix: bool = False) -> Step:
@@ -69,23 +74,50 @@ def tap(role: str, name: str, prefix: bool = False) -> Step:
         x, y, w, h = e.bbox
         assert 0 <= y + h / 2 < obs.viewport[1], f"{role} {name!r} is off screen (y={y}); use click()"
         return A.LeftClick(*A.to_relative(x + w / 2, y + h / 2, *obs.viewport))
-    return step
+    return _spec(step, "tap", role, name, prefix)
 
 
 def fill(role: str, name: str, value: str) -> Step:
-    return lambda obs: A.Fill(find(obs, role, name).id, value)
+    return _spec(lambda obs: A.Fill(find(obs, role, name).id, value), "fill", role, name, value)
 
 
 def press(role: str, name: str, key: str) -> Step:
-    return lambda obs: A.Press(find(obs, role, name).id, key)
+    return _spec(lambda obs: A.Press(find(obs, role, name).id, key), "press", role, name, key)
 
 
 def select(name: str, option: str) -> Step:
-    return lambda obs: A.SelectOption(find(obs, "combobox", name).id, (option,))
+    return _spec(lambda obs: A.SelectOption(find(obs, "combobox", name).id, (option,)), "select", name, option)
 
 
 def say(text: str) -> Step:
-    return lambda obs: A.SendMsgToUser(text)
+    return _spec(lambda obs: A.SendMsgToUser(text), "say", text)
+
+
+def as_driver_oracle(steps: list[Step]):
+    """The same oracle for conftest's ``Driver`` (``run_episode(task_id, oracle, message)``): returns
+    ``(oracle, message)``; the final ``say`` becomes the message ``run_episode`` ends with."""
+    *body, last = steps
+    assert last.spec[0] == "say", "an oracle ends with say(...)"
+
+    async def oracle(d) -> None:
+        for step in body:
+            op, *args = step.spec
+            if op == "click":
+                role, name, prefix = args
+                await d.click(role, name, exact=not prefix)
+            elif op == "tap":
+                role, name, prefix = args
+                await d.click_xy(role, name, exact=not prefix)
+            elif op == "fill":
+                await d.fill(args[0], args[1], args[2], exact=True)
+            elif op == "press":
+                await d.press(args[0], args[1], args[2], exact=True)
+            elif op == "select":
+                await d.step(A.SelectOption(d.find("combobox", args[0], exact=True).id, (args[1],)))
+            else:
+                raise AssertionError(f"unknown oracle step {op!r}")
+
+    return oracle, last.spec[1]
 
 
 async def run_oracle(env, task, steps: list[Step], patience: int = 4):

@@ -70,3 +70,12 @@ async def test_concurrent_browser_sessions_never_share_orders(sites_pool, urls):
         assert orders == [[("212", 1)], [("16", 2)]]
     finally:
         await asyncio.gather(*(e.close() for e in envs))
+
+
+async def test_oracle_runs_through_conftests_driver(run_episode):
+    """The same oracle replayed by conftest's Driver (what the benches and other suites use)."""
+    from _shop_helpers import as_driver_oracle
+
+    oracle, message = as_driver_oracle(ORACLES["omnizon-24"])
+    res, d = await run_episode("v2.omnizon-24", oracle, message)
+    assert res.info.grade.success and d.steps == len(ORACLES["omnizon-24"])

@@ -71,3 +71,12 @@ async def test_concurrent_browser_sessions_never_share_requests(sites_pool, urls
         assert tours == [["90801"], []] and contacts == [[], ["95801"]]
     finally:
         await asyncio.gather(*(e.close() for e in envs))
+
+
+async def test_oracle_runs_through_conftests_driver(run_episode):
+    """The same oracle replayed by conftest's Driver (what the benches and other suites use)."""
+    from _shop_helpers import as_driver_oracle
+
+    oracle, message = as_driver_oracle(ORACLES["zilloft-6"])
+    res, d = await run_episode("v2.zilloft-6", oracle, message)
+    assert res.info.grade.success and d.steps == len(ORACLES["zilloft-6"])
