@@ -51,6 +51,7 @@ class TaskResult:
 class EvalResult:
     tasks: dict[str, TaskResult] = field(default_factory=dict)
     wall_time: float = 0.0
+    errors: list[str] = field(default_factory=list)  # why broken episodes broke
 
     def by_site(self) -> dict[str, TaskResult]:
         out: dict[str, TaskResult] = {}
@@ -141,6 +142,7 @@ async def run_eval(policy: Any, tasks: Sequence[Any], cfg: EvalConfig, run: RunD
                 r = result.tasks[task.id]
                 if ep.errored:
                     r.errored += 1
+                    result.errors.append(f"{task.id}: {ep.error}")
                 else:
                     r.episodes += 1
                     r.successes += int(ep.success)

@@ -58,6 +58,10 @@ class FixtureChatServer:
         return JSONResponse({"id": "chatcmpl-fixture", "object": "chat.completion", "model": body.get("model"),
                              "choices": choices, "usage": {"prompt_tokens": 1234, "completion_tokens": 10}})
 
+    async def _models(self, request: Request):
+        models = ["fixture-model", *self.adapters]
+        return JSONResponse({"object": "list", "data": [{"id": m, "object": "model"} for m in models]})
+
     async def _load_lora(self, request: Request):
         body = await request.json()
         self.adapters[body["lora_name"]] = body["lora_path"]
@@ -76,6 +80,7 @@ class FixtureChatServer:
             s.bind(("127.0.0.1", 0))
             port = s.getsockname()[1]
         app = Starlette(routes=[Route("/v1/chat/completions", self._chat, methods=["POST"]),
+                                Route("/v1/models", self._models, methods=["GET"]),
                                 Route("/v1/load_lora_adapter", self._load_lora, methods=["POST"]),
                                 Route("/v1/unload_lora_adapter", self._unload_lora, methods=["POST"])])
         self._server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning",

@@ -110,3 +110,18 @@ def test_cli_eval_reports_bad_input_clearly(tmp_path):
     assert r.exit_code == 2 and "unknown task 'v2.nonsense-999'" in r.output
     r = CliRunner().invoke(app, ["eval", "--mode", "tiny", "--tasks", "x", "--sites", "moon"])
     assert r.exit_code == 2 and "--sites must be 'local' or 'remote'" in r.output
+
+
+def test_cli_eval_without_a_policy_server_fails_fast(page_url, tmp_path):
+    from halo.cli import app
+
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    r = CliRunner().invoke(app, ["eval", "--mode", "qwen3vl_base", "--base-url", f"http://127.0.0.1:{port}/v1",
+                                 "--tasks", page_url, "--runs-dir", str(tmp_path)])
+    assert r.exit_code == 2, r.output
+    assert f"cannot reach the policy server at http://127.0.0.1:{port}/v1" in r.output
+    assert "halo serve-policy --mode qwen3vl_base" in r.output

@@ -140,3 +140,17 @@ def test_bad_server_settings_are_refused():
         ServerConfig(base_url="localhost:8000")
     with pytest.raises(ValueError, match="kind"):
         ServerConfig(kind="tgi")
+
+
+async def test_preflight_check_names_missing_models_and_dead_servers(chat_server):
+    async with client(chat_server.url) as pol:
+        await pol.check()
+    async with client(chat_server.url, model="grpo-v9") as pol:
+        with pytest.raises(PolicyError, match=r"does not serve 'grpo-v9' \(it serves fixture-model\)"):
+            await pol.check()
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    async with client(f"http://127.0.0.1:{port}/v1") as pol:
+        with pytest.raises(PolicyError, match=rf"cannot reach the policy server at http://127.0.0.1:{port}/v1"):
+            await pol.check()

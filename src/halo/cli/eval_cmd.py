@@ -25,6 +25,9 @@ def print_results(console: Console, result, title: str) -> None:
             t.add_row(key, f"{r.successes}/{n}", f"{r.success_rate:.0%}", str(r.errored),
                       f"{r.steps / n:.1f}" if n else "-", f"{r.valid_actions / n:.0%}" if n else "-")
         console.print(t)
+    if result.errors:
+        console.print(f"[yellow]{len(result.errors)} episode(s) broke[/yellow] (left out of the rates); first: "
+                      f"{result.errors[0]}", highlight=False)
     m = result.metrics()
     console.print(f"overall success {m['success_rate']:.1%} over {m['episodes']} episodes "
                   f"({m['errored']} errored) in {m['wall_time']:.0f} s")
@@ -78,7 +81,7 @@ def register(app: typer.Typer) -> None:
                               f"parallel={parallel} -> {run.path}")
                 result = asyncio.run(_run_with_progress(policy, task_list, cfg, run, console))
         except HaloError as e:
-            Console(stderr=True).print(f"[red]error:[/red] {e}", highlight=False)
+            Console(stderr=True, soft_wrap=True).print(f"[red]error:[/red] {e}", highlight=False)
             raise typer.Exit(2) from None
         print_results(console, result, f"{mode}")
         console.print(f"run directory: {run.path}")
@@ -112,6 +115,9 @@ async def _run_with_progress(policy, task_list, cfg, run, console: Console):
             progress.update(bar, advance=1, ok=counts["ok"])
 
         try:
+            check = getattr(policy, "check", None)
+            if check is not None:
+                await check()
             return await run_eval(policy, task_list, cfg, run, on_episode=on_episode, on_step=on_step)
         finally:
             close = getattr(policy, "aclose", None)

@@ -9,7 +9,7 @@ from halo.errors import HaloError
 
 
 def fail(e: Exception) -> None:
-    Console(stderr=True).print(f"[red]error:[/red] {e}", highlight=False)
+    Console(stderr=True, soft_wrap=True).print(f"[red]error:[/red] {e}", highlight=False)
     raise typer.Exit(2)
 
 

@@ -132,6 +132,23 @@ class OpenAIPolicy(PolicyBackend):
         raise PolicyError(f"policy server at {self.url} failed after {s.max_retries + 1} attempts "
                           f"(last: {last}){hint}")
 
+    async def check(self) -> None:
+        """Fail fast before a run: the server answers and serves the model (``GET /models``)."""
+        try:
+            r = await self._client.get(self.url + "/models", timeout=10)
+        except httpx.HTTPError as e:
+            raise PolicyError(f"cannot reach the policy server at {self.url} ({type(e).__name__}: {e}); start one "
+                              f"with `{self.server.start_hint}` (on a GPU machine) or point --base-url at one") from None
+        if r.status_code >= 400:
+            raise PolicyError(f"{self.url}/models answered HTTP {r.status_code}: {r.text[:200]}")
+        try:
+            served = [m.get("id") for m in r.json().get("data", [])]
+        except (ValueError, AttributeError):
+            return
+        if self.server.kind == "vllm" and served and self.server.model not in served:
+            raise PolicyError(f"{self.url} does not serve {self.server.model!r} (it serves {', '.join(served)}); "
+                              "load the adapter or fix the mode's model")
+
     async def load_lora_adapter(self, name: str, path: str) -> None:
         """Ask vLLM (runtime LoRA updating on) to load or replace an adapter served as ``model=name``."""
         await self._admin("/load_lora_adapter", {"lora_name": name, "lora_path": path})
