@@ -16,6 +16,7 @@ COMMAND_MODULES = [
     "halo.cli.policy_cmd",
     "halo.cli.eval_cmd",
     "halo.cli.sites_cmd",
+    "halo.cli.train_cmd",
 ]
 
 for _name in COMMAND_MODULES:

@@ -1,0 +1,117 @@
+"""`halo train grpo` (online GRPO, in-process or with vLLM) and `halo train tinker` (the Tinker API)."""
+
+from __future__ import annotations
+
+import asyncio
+import importlib
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+train_app = typer.Typer(help="Train a policy online: local GRPO or the Tinker API.", no_args_is_help=True)
+
+METRIC_COLUMNS = ("mean_reward", "reward_std", "frac_reward_zero_std", "success_rate", "action_validity",
+                  "episode_length", "tokens", "loss", "time_rollout", "time_update", "time_sync")
+
+
+def metrics_line(m: dict) -> str:
+    parts = []
+    for k in METRIC_COLUMNS:
+        v = m.get(k)
+        if v is None:
+            continue
+        parts.append(f"{k}={v:.3f}" if isinstance(v, float) else f"{k}={v}")
+    return f"iter {m['iteration']}: " + " ".join(parts)
+
+
+def print_history(console: Console, history: list[dict]) -> None:
+    t = Table("iter", "mean_reward", "reward_std", "zero_std", "success", "validity", "ep_len", "loss",
+              "rollout s", "update s", title="GRPO")
+    for m in history:
+        t.add_row(str(m["iteration"]), f"{m['mean_reward']:.3f}", f"{m['reward_std']:.3f}",
+                  f"{m['frac_reward_zero_std']:.2f}", f"{m['success_rate']:.2f}", f"{m['action_validity']:.2f}",
+                  f"{m['episode_length']:.1f}", f"{m['loss']:.4f}", f"{m['time_rollout']:.1f}",
+                  f"{m['time_update']:.1f}")
+    console.print(t)
+
+
+def grpo_command(
+    tasks: str = typer.Option("v2.gomail-4", help="comma list: task ids, site names, or 'local' (all REAL-local)"),
+    mode: str = typer.Option("tiny", help="policy mode (configs/modes.yaml): hf modes train in-process, "
+                                          "vLLM modes hot-load adapters"),
+    sites: str = typer.Option("local", help="local (REAL-local, served in this process) or remote (REAL)"),
+    iterations: int = typer.Option(None, help="GRPO iterations"),
+    group_size: int = typer.Option(None, "--group-size", "--num-generations", help="episodes per task per group"),
+    tasks_per_iteration: int = typer.Option(None, help="tasks (groups) per iteration"),
+    max_steps: int = typer.Option(None, help="max browser steps per episode"),
+    lr: float = typer.Option(None, help="learning rate"),
+    loss_type: str = typer.Option(None, help="dr_grpo | grpo | token_mean"),
+    clip_eps: float = typer.Option(None, help="importance-ratio clip"),
+    kl_coef: float = typer.Option(None, help="KL to the base model (0 = off)"),
+    advantage: str = typer.Option(None, help="episode (return) or step (discounted return-to-go)"),
+    discount: float = typer.Option(None, help="discount for --advantage step"),
+    skip_zero_std: bool = typer.Option(None, "--skip-zero-std/--keep-zero-std", help="skip zero-variance groups"),
+    lora_rank: int = typer.Option(None, help="LoRA rank"),
+    lora_alpha: int = typer.Option(None, help="LoRA alpha"),
+    temperature: float = typer.Option(None, help="sampling temperature"),
+    max_tokens: int = typer.Option(None, help="max tokens per action"),
+    constrained: bool = typer.Option(None, "--constrained/--free", help="grammar-constrained actions"),
+    model: str = typer.Option(None, help="override the mode's model (path or hub id)"),
+    adapter: str = typer.Option(None, help="start from this LoRA adapter"),
+    base_url: str = typer.Option(None, help="override the mode's server URL (vLLM)"),
+    learner_model: str = typer.Option(None, help="vLLM backend: base model for the local learner"),
+    device: str = typer.Option("cpu", help="learner device (cpu, cuda)"),
+    checkpoint_every: int = typer.Option(None, help="checkpoint every K iterations"),
+    seed: int = typer.Option(None, help="task order and sampling seed"),
+    save_episodes: str = typer.Option(None, help="all | best_worst | none (per group)"),
+    run_name: str = typer.Option(None, help="run directory name under --runs-dir"),
+    runs_dir: str = typer.Option("runs", help="where run directories go"),
+    resume: bool = typer.Option(False, help="continue --run-name from its last checkpoint"),
+    config: str = typer.Option(None, help="RL config (default configs/rl_config.yaml)"),
+) -> None:
+    """Online GRPO: groups of parallel episodes per task, Dr. GRPO advantages, LoRA updates."""
+    from halo.errors import HaloError
+    from halo.train import GRPOJob, run_grpo
+
+    console = Console()
+    grpo = dict(iterations=iterations, group_size=group_size, tasks_per_iteration=tasks_per_iteration,
+                max_steps=max_steps, lr=lr, loss_type=loss_type, clip_eps=clip_eps, kl_coef=kl_coef,
+                advantage=advantage, discount=discount, skip_zero_std_groups=skip_zero_std,
+                checkpoint_every=checkpoint_every, seed=seed, save_episodes=save_episodes)
+    job = GRPOJob(tasks=[t for t in tasks.split(",") if t.strip()], mode=mode, sites=sites, run_name=run_name,
+                  runs_dir=runs_dir, resume=resume, config_path=config, learner_model=learner_model, device=device,
+                  mode_overrides=dict(model=model, adapter=adapter, base_url=base_url, temperature=temperature,
+                                      max_tokens=max_tokens, constrained=constrained, seed=seed),
+                  grpo_overrides={k: v for k, v in grpo.items() if v is not None},
+                  lora_overrides={k: v for k, v in dict(rank=lora_rank, alpha=lora_alpha).items() if v is not None})
+    with Progress(TextColumn("[bold]GRPO"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                  TextColumn("{task.description}"), console=console, transient=False) as progress:
+        bar = progress.add_task("starting", total=None)
+
+        def on_iteration(res) -> None:
+            progress.update(bar, advance=1, description=f"mean_reward={res.metrics['mean_reward']:.3f}")
+            progress.console.print(metrics_line(res.metrics))
+
+        try:
+            run, history = asyncio.run(run_grpo(job, console=progress.console, on_iteration=on_iteration))
+        except HaloError as e:
+            progress.stop()
+            console.print(f"[red]error:[/] {e}")
+            raise typer.Exit(2) from None
+    if history:
+        print_history(console, history)
+    console.print(f"run directory: {run.path} (metrics.jsonl, checkpoints/latest)")
+
+
+def register(app: typer.Typer) -> None:
+    train_app.command("grpo")(grpo_command)
+    try:
+        tinker = importlib.import_module("halo.cli.train_tinker_cmd")
+    except ModuleNotFoundError as e:
+        if e.name != "halo.cli.train_tinker_cmd":
+            raise
+    else:
+        tinker.register(train_app)
+    app.add_typer(train_app, name="train")

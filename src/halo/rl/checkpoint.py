@@ -1,0 +1,94 @@
+"""Checkpoints a killed run can resume from: written whole or not at all.
+
+``checkpoints/iter_000010/`` holds the LoRA adapter in PEFT format (``adapter_config.json`` +
+``adapter_model.safetensors``, loadable by peft and vLLM) plus ``trainer_state.pt`` (optimizer, RNG) and
+``trainer_state.json`` (iteration, metrics summary). It is written in a temp directory and renamed into place;
+``checkpoints/latest`` is a symlink swapped atomically. Resuming truncates ``metrics.jsonl`` to the checkpoint's
+iteration, so the resumed run's records follow on without gaps or repeats.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import shutil
+from pathlib import Path
+from typing import Any
+
+LATEST = "latest"
+
+
+def checkpoint_dir(run_path: Path, iteration: int) -> Path:
+    return run_path / "checkpoints" / f"iter_{iteration:06d}"
+
+
+def save_checkpoint(run_path: Path, iteration: int, learner: Any, summary: dict[str, Any] | None = None) -> Path:
+    """Write the checkpoint of a finished ``iteration`` and point ``latest`` at it."""
+    import numpy as np
+    import torch
+
+    root = run_path / "checkpoints"
+    root.mkdir(parents=True, exist_ok=True)
+    final = checkpoint_dir(run_path, iteration)
+    tmp = root / f".tmp-{final.name}-{os.getpid()}"
+    shutil.rmtree(tmp, ignore_errors=True)
+    learner.save_adapter(str(tmp))
+    torch.save({**learner.state_dict(), "torch_rng": torch.get_rng_state(), "numpy_rng": np.random.get_state(),
+                "python_rng": random.getstate()}, tmp / "trainer_state.pt")
+    (tmp / "trainer_state.json").write_text(json.dumps({"iteration": iteration, **(summary or {})}, indent=2))
+    if final.exists():
+        shutil.rmtree(final)
+    os.replace(tmp, final)
+    link_tmp = root / f".{LATEST}-{os.getpid()}"
+    if link_tmp.is_symlink() or link_tmp.exists():
+        link_tmp.unlink()
+    link_tmp.symlink_to(final.name)
+    os.replace(link_tmp, root / LATEST)
+    return final
+
+
+def latest_checkpoint(run_path: Path) -> Path | None:
+    """The newest complete checkpoint (``latest``, else the highest ``iter_*`` holding a trainer_state.json)."""
+    root = run_path / "checkpoints"
+    link = root / LATEST
+    if link.exists() and (link / "trainer_state.json").is_file():
+        return link.resolve()
+    done = sorted(p for p in root.glob("iter_*") if (p / "trainer_state.json").is_file()) if root.is_dir() else []
+    return done[-1] if done else None
+
+
+def load_checkpoint(path: Path, learner: Any) -> int:
+    """Restore adapter, optimizer and RNG from ``path``; return the iteration it finished."""
+    import numpy as np
+    import torch
+
+    state = torch.load(path / "trainer_state.pt", weights_only=False)
+    learner.load_state(str(path), state)
+    torch.set_rng_state(state["torch_rng"])
+    np.random.set_state(state["numpy_rng"])
+    random.setstate(state["python_rng"])
+    return int(json.loads((path / "trainer_state.json").read_text())["iteration"])
+
+
+def truncate_metrics(metrics_file: Path, last_iteration: int) -> int:
+    """Keep only records of iterations <= ``last_iteration`` (and non-iteration records); return lines dropped."""
+    if not metrics_file.is_file():
+        return 0
+    keep, dropped = [], 0
+    for line in metrics_file.read_text().splitlines():
+        if not line.strip():
+            continue
+        try:
+            it = json.loads(line).get("iteration")
+        except ValueError:  # a line cut by the kill: drop it
+            dropped += 1
+            continue
+        if isinstance(it, int) and it > last_iteration:
+            dropped += 1
+        else:
+            keep.append(line)
+    tmp = metrics_file.with_suffix(".jsonl.tmp")
+    tmp.write_text("".join(k + "\n" for k in keep))
+    os.replace(tmp, metrics_file)
+    return dropped

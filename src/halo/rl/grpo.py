@@ -1,0 +1,206 @@
+"""Online GRPO: groups of parallel episodes per task, Dr. GRPO advantages, a LoRA update, repeat.
+
+Per iteration: for each task of the batch, ``group_size`` episodes run concurrently in their own browser contexts
+(one rollout function: ``rollout.run_episode``); each episode's dense return (or each step's discounted
+return-to-go) minus its group's mean is the advantage of every token the policy sampled in it; one optimizer step
+follows. With the in-process backend the sampler and the learner share one model, so the next iteration samples from
+the new weights; with vLLM the new adapter is saved and hot-loaded (``LoraSync``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import random
+import statistics
+import time
+from dataclasses import asdict, dataclass, field
+from typing import Any, Callable, Sequence
+
+from halo.errors import ConfigError
+from halo.rl.advantages import group_advantages, group_stats, step_advantages
+from halo.rl.learner import LoRALearner, LoRASettings, OptimSettings, TrainItem
+from halo.rl.rewards import RewardConfig
+from halo.rl.rollout import Episode, run_group
+
+
+@dataclass(frozen=True)
+class GRPOSettings:
+    iterations: int = 10
+    tasks_per_iteration: int = 1
+    group_size: int = 8
+    max_steps: int = 70
+    temperature: float = 0.7
+    advantage: str = "episode"  # "episode": one advantage per episode; "step": discounted return-to-go per step
+    discount: float = 1.0
+    skip_zero_std_groups: bool = False
+    checkpoint_every: int = 10
+    seed: int = 0
+    save_episodes: str = "best_worst"  # "all" | "best_worst" | "none" (per group)
+
+    def __post_init__(self) -> None:
+        if self.advantage not in ("episode", "step"):
+            raise ConfigError(f"advantage must be 'episode' or 'step', got {self.advantage!r}")
+        if self.save_episodes not in ("all", "best_worst", "none"):
+            raise ConfigError(f"save_episodes must be all, best_worst or none, got {self.save_episodes!r}")
+        for k in ("iterations", "tasks_per_iteration", "group_size", "max_steps", "checkpoint_every"):
+            if getattr(self, k) < 1:
+                raise ConfigError(f"{k} must be >= 1, got {getattr(self, k)}")
+        if not 0 < self.discount <= 1:
+            raise ConfigError(f"discount must be in (0, 1], got {self.discount}")
+
+
+@dataclass
+class IterationResult:
+    iteration: int
+    episodes: list[Episode]
+    groups: list[list[Episode]]
+    metrics: dict[str, Any] = field(default_factory=dict)
+
+
+def build_items(groups: Sequence[Sequence[Episode]], s: GRPOSettings) -> tuple[list[TrainItem], int]:
+    """Training items from the groups' sampled tokens; returns (items, zero-variance groups)."""
+    items: list[TrainItem] = []
+    zero = 0
+    for g in groups:
+        eps = [e for e in g if not e.errored]
+        if not eps:
+            continue
+        returns = [e.dense_return for e in eps]
+        if group_stats(returns).zero_std:
+            zero += 1
+            if s.skip_zero_std_groups:
+                continue
+        if s.advantage == "episode":
+            adv_per_step = [[a] * len(e.steps) for a, e in zip(group_advantages(returns), eps)]
+        else:
+            adv_per_step = step_advantages([[st.reward.total for st in e.steps] for e in eps], s.discount)
+        for e, advs in zip(eps, adv_per_step):
+            for st, a in zip(e.steps, advs):
+                smp = st.sample
+                if st.prompt is None or not smp.token_ids or smp.logprobs is None or a == 0.0:
+                    continue
+                items.append(TrainItem(prompt=st.prompt, token_ids=tuple(smp.token_ids),
+                                       sampler_logprobs=tuple(smp.logprobs), advantage=float(a)))
+    return items, zero
+
+
+def iteration_metrics(it: int, groups: Sequence[Sequence[Episode]], zero_groups: int) -> dict[str, Any]:
+    eps = [e for g in groups for e in g if not e.errored]
+    rets = [e.dense_return for e in eps]
+    steps = [st for e in eps for st in e.steps]
+    return {
+        "iteration": it,
+        "mean_reward": statistics.fmean(rets) if rets else 0.0,
+        "reward_std": statistics.pstdev(rets) if len(rets) > 1 else 0.0,
+        "frac_reward_zero_std": zero_groups / len(groups) if groups else 0.0,
+        "episode_length": statistics.fmean(len(e.steps) for e in eps) if eps else 0.0,
+        "success_rate": statistics.fmean(float(e.success) for e in eps) if eps else 0.0,
+        "action_validity": (sum(st.parsed for st in steps) / len(steps)) if steps else 0.0,
+        "tokens": sum(len(st.sample.token_ids or ()) for st in steps),
+        "episodes": len(eps),
+        "errored": sum(e.errored for g in groups for e in g),
+        "milestones": statistics.fmean(len(e.milestones) for e in eps) if eps else 0.0,
+    }
+
+
+class GRPOTrainer:
+    """Drives iterations over ``tasks`` with a sampler ``policy`` and a ``learner``. ``sync`` (vLLM) is called with
+    each saved adapter directory; ``run`` (a ``RunDir``) receives metrics, episodes and checkpoints."""
+
+    def __init__(self, policy: Any, learner: LoRALearner, tasks: Sequence[Any], settings: GRPOSettings,
+                 run: Any, *, reward_config: RewardConfig | None = None, pool: Any = None,
+                 sync: Callable[[int, str], Any] | None = None, env_kwargs: dict[str, Any] | None = None):
+        if not tasks:
+            raise ConfigError("GRPO needs at least one task")
+        self.policy, self.learner, self.tasks, self.s, self.run = policy, learner, list(tasks), settings, run
+        self.reward_config = reward_config
+        self.pool = pool
+        self.sync = sync
+        self.env_kwargs = env_kwargs or {}
+        self._order = list(range(len(self.tasks)))
+        random.Random(settings.seed).shuffle(self._order)
+
+    def tasks_for(self, it: int) -> list[Any]:
+        k = self.s.tasks_per_iteration
+        return [self.tasks[self._order[(it * k + j) % len(self._order)]] for j in range(k)]
+
+    async def iterate(self, it: int, envs: Sequence[Any],
+                      on_episode: Callable[[Episode], None] | None = None) -> IterationResult:
+        s = self.s
+        t0 = time.perf_counter()
+        groups: list[list[Episode]] = []
+        for task in self.tasks_for(it):
+            g = await run_group(envs[:s.group_size], self.policy, task, reward_config=self.reward_config,
+                                temperature=s.temperature, max_steps=s.max_steps,
+                                on_step=None)
+            groups.append(g)
+            if on_episode is not None:
+                for e in g:
+                    on_episode(e)
+        t_roll = time.perf_counter() - t0
+        items, zero = build_items(groups, s)
+        t1 = time.perf_counter()
+        stats = await asyncio.to_thread(self.learner.update, items)
+        t_upd = time.perf_counter() - t1
+        t_sync = 0.0
+        if self.sync is not None:
+            t2 = time.perf_counter()
+            path = str(self.run.path / "checkpoints" / f"adapter_v{it:06d}")
+            await asyncio.to_thread(self.learner.save_adapter, path)
+            r = self.sync(it, path)
+            if asyncio.iscoroutine(r):
+                await r
+            t_sync = time.perf_counter() - t2
+        m = iteration_metrics(it, groups, zero)
+        m.update({"loss": stats.loss, "grad_norm": stats.grad_norm, "clip_frac": stats.clip_frac,
+                  "ratio_mean": stats.ratio_mean, "kl": stats.kl, "train_items": stats.items,
+                  "time_rollout": round(t_roll, 3), "time_update": round(t_upd, 3), "time_sync": round(t_sync, 3),
+                  "tasks": [t.id for t in self.tasks_for(it)]})
+        return IterationResult(iteration=it, episodes=[e for g in groups for e in g], groups=groups, metrics=m)
+
+    def save_episodes(self, res: IterationResult) -> None:
+        if self.s.save_episodes == "none":
+            return
+        for gi, g in enumerate(res.groups):
+            ok = [e for e in g if not e.errored]
+            chosen = ok if self.s.save_episodes == "all" else (
+                [max(ok, key=lambda e: e.dense_return), min(ok, key=lambda e: e.dense_return)] if ok else [])
+            unique = list({e.id: e for e in chosen}.values())
+            for j, e in enumerate(unique):
+                self.run.write_episode(f"it{res.iteration:04d}-g{gi}-{e.task_id.split('.')[-1]}-{j}", e,
+                                       extra={"iteration": res.iteration})
+
+    async def train(self, start_iteration: int = 0, progress: Any = None,
+                    on_iteration: Callable[[IterationResult], None] | None = None) -> list[dict[str, Any]]:
+        """Run iterations ``start_iteration .. iterations-1``; checkpoint every K and at the end."""
+        from halo.env.browser import BrowserPool
+        from halo.env.env import BrowserEnv
+        from halo.rl.checkpoint import save_checkpoint
+
+        s = self.s
+        history: list[dict[str, Any]] = []
+        async with contextlib.AsyncExitStack() as stack:
+            pool = self.pool or await stack.enter_async_context(BrowserPool())
+            envs = [BrowserEnv(pool, max_steps=s.max_steps, **self.env_kwargs) for _ in range(s.group_size)]
+            try:
+                for it in range(start_iteration, s.iterations):
+                    res = await self.iterate(it, envs)
+                    self.save_episodes(res)
+                    # metrics first: a kill between the two re-runs this iteration from the previous checkpoint,
+                    # whose resume truncates metrics.jsonl back to it (no gap, no repeat)
+                    self.run.log_metrics(res.metrics)
+                    if (it + 1) % s.checkpoint_every == 0 or it == s.iterations - 1:
+                        save_checkpoint(self.run.path, it, self.learner, {"mean_reward": res.metrics["mean_reward"]})
+                    history.append(res.metrics)
+                    if on_iteration is not None:
+                        on_iteration(res)
+            finally:
+                for env in envs:
+                    with contextlib.suppress(Exception):
+                        await env.close()
+        return history
+
+
+def settings_record(s: GRPOSettings, lora: LoRASettings, optim: OptimSettings) -> dict[str, Any]:
+    return {"grpo": asdict(s), "lora": asdict(lora), "optim": asdict(optim)}

@@ -1,0 +1,155 @@
+"""LoRA policy-gradient updates with transformers + peft, on the same model the in-process sampler uses.
+
+The learner wraps an ``HFPolicy``'s model with a LoRA adapter (peft), so after ``update()`` the sampler draws from
+the new policy at once (backend b). With vLLM sampling (backend a) the same learner runs on the GPU and each saved
+adapter is hot-loaded into the server (``lora_sync.py``).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any, Sequence
+
+from halo.policy.prompt import Prompt
+from halo.rl.loss import policy_loss
+
+
+@dataclass(frozen=True)
+class LoRASettings:
+    rank: int = 32
+    alpha: int = 64
+    dropout: float = 0.0
+    target_modules: tuple[str, ...] = ("q_proj", "k_proj", "v_proj", "o_proj")
+
+
+@dataclass(frozen=True)
+class TrainItem:
+    """One sampled completion to learn from: its prompt, its token ids, the sampler's logprobs and an advantage
+    (one per sample, or one per token)."""
+
+    prompt: Prompt
+    token_ids: tuple[int, ...]
+    sampler_logprobs: tuple[float, ...]
+    advantage: float
+
+
+@dataclass(frozen=True)
+class OptimSettings:
+    lr: float = 1e-6
+    weight_decay: float = 0.0
+    betas: tuple[float, float] = (0.9, 0.999)
+    max_grad_norm: float = 1.0
+    clip_eps: float = 0.2
+    loss_type: str = "dr_grpo"
+    kl_coef: float = 0.0
+    max_tokens: int = 300  # dr_grpo's constant normaliser
+
+
+@dataclass
+class UpdateStats:
+    loss: float = 0.0
+    grad_norm: float = 0.0
+    clip_frac: float = 0.0
+    ratio_mean: float = 0.0
+    kl: float = 0.0
+    items: int = 0
+    tokens: int = 0
+    extra: dict[str, float] = field(default_factory=dict)
+
+
+def lora_target_regex(modules: Sequence[str]) -> str:
+    """Only the language model's projections (Qwen3-VL's vision tower has its own q/k/v names we leave frozen)."""
+    return r".*language_model.*\.(" + "|".join(modules) + r")$"
+
+
+class LoRALearner:
+    """Owns the LoRA parameters and the optimizer of an in-process policy (``HFPolicy``)."""
+
+    def __init__(self, policy: Any, lora: LoRASettings | None = None, optim: OptimSettings | None = None,
+                 temperature: float = 1.0):
+        import torch
+        from peft import LoraConfig, PeftModel, get_peft_model
+
+        self.policy = policy
+        self.lora = lora or LoRASettings()
+        self.optim_cfg = optim or OptimSettings()
+        self.temperature = temperature  # logprobs of log_softmax(logits / T): the sampler's distribution
+        model = policy.model
+        if isinstance(model, PeftModel):  # an adapter was given (resume, or continue from a trained one)
+            for n, p in model.named_parameters():
+                p.requires_grad = "lora_" in n
+        else:
+            cfg = LoraConfig(r=self.lora.rank, lora_alpha=self.lora.alpha, lora_dropout=self.lora.dropout,
+                             target_modules=lora_target_regex(self.lora.target_modules), bias="none")
+            model = get_peft_model(model, cfg)
+            policy.model = model
+        self.model = model
+        self.params = [p for p in model.parameters() if p.requires_grad]
+        if not self.params:
+            raise RuntimeError("the LoRA adapter has no trainable parameters; check lora.target_modules")
+        o = self.optim_cfg
+        self.optimizer = torch.optim.AdamW(self.params, lr=o.lr, betas=o.betas, weight_decay=o.weight_decay)
+
+    @property
+    def trainable_parameters(self) -> int:
+        return sum(p.numel() for p in self.params)
+
+    def update(self, items: Sequence[TrainItem]) -> UpdateStats:
+        """One optimizer step over all items (gradients accumulated item by item: each has its own image)."""
+        import torch
+
+        from halo.policy.hf_backend import token_logprobs, training_batch
+
+        items = [it for it in items if it.token_ids]
+        stats = UpdateStats(items=len(items))
+        if not items:
+            return stats
+        o = self.optim_cfg
+        n = len(items)
+        with self.policy._lock:  # no sampling while the weights move
+            self.model.train()
+            self.optimizer.zero_grad(set_to_none=True)
+            for it in items:
+                batch = training_batch(self.policy.encode(it.prompt), [it.token_ids], self.policy.pad_id)
+                P, L = batch.prompt_len, len(it.token_ids)
+                lp_all = token_logprobs(self.model, batch, self.temperature)
+                lp = lp_all[:, P - 1:P - 1 + L]
+                old = torch.tensor([list(it.sampler_logprobs[:L])], dtype=lp.dtype)
+                ref = None
+                if o.kl_coef > 0:
+                    with torch.no_grad(), self.model.disable_adapter():
+                        ref = token_logprobs(self.model, batch, self.temperature)[:, P - 1:P - 1 + L]
+                out = policy_loss(lp, old, torch.tensor([it.advantage]), torch.ones_like(lp), clip_eps=o.clip_eps,
+                                  loss_type=o.loss_type, max_tokens=max(o.max_tokens, L), ref_logprobs_BT=ref,
+                                  kl_coef=o.kl_coef)
+                (out.loss / n).backward()
+                stats.loss += float(out.loss) / n
+                stats.clip_frac += out.clip_frac / n
+                stats.ratio_mean += out.ratio_mean / n
+                stats.kl += out.kl / n
+                stats.tokens += L
+            gn = torch.nn.utils.clip_grad_norm_(self.params, o.max_grad_norm if o.max_grad_norm > 0 else math.inf)
+            stats.grad_norm = float(gn)
+            self.optimizer.step()
+            self.model.eval()
+        return stats
+
+    # ------------------------------------------------------------ persistence (PEFT format + optimizer)
+    def save_adapter(self, path: str) -> None:
+        self.model.save_pretrained(path)
+
+    def state_dict(self) -> dict[str, Any]:
+        return {"optimizer": self.optimizer.state_dict()}
+
+    def load_state(self, adapter_dir: str, state: dict[str, Any] | None) -> None:
+        """Load LoRA weights saved by ``save_adapter`` (and the optimizer state) into the live adapter."""
+        from peft import set_peft_model_state_dict
+        from safetensors.torch import load_file
+
+        import os
+
+        f = os.path.join(adapter_dir, "adapter_model.safetensors")
+        set_peft_model_state_dict(self.model, load_file(f))
+        if state and "optimizer" in state:
+            self.optimizer.load_state_dict(state["optimizer"])

@@ -1,0 +1,140 @@
+"""Training jobs: assembling a GRPO run from configs/rl_config.yaml, a policy mode and command-line overrides, and running it.
+
+Shared by ``halo train grpo``, ``scripts/train_online_grpo.py`` and ``halo demo``. Two backends:
+- ``hf`` modes (in-process transformers): the sampler and the learner share one model, CPU or GPU;
+- ``openai`` modes on a vLLM server: vLLM samples, a local transformers copy of the same base model learns, and
+  each new adapter is hot-loaded into vLLM (``LoraSync``).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+from halo.errors import ConfigError
+from halo.rl.config import build, load_rl_config
+from halo.rl.grpo import GRPOSettings, GRPOTrainer, IterationResult, settings_record
+from halo.rl.learner import LoRALearner, LoRASettings, OptimSettings
+from halo.rl.rewards import RewardConfig
+
+OPTIM_KEYS = {f.name for f in dataclasses.fields(OptimSettings)}
+GRPO_KEYS = {f.name for f in dataclasses.fields(GRPOSettings)}
+
+
+@dataclass
+class GRPOJob:
+    tasks: list[str]
+    mode: str | None = None  # None: rl_config's policy.mode
+    sites: str = "local"
+    run_name: str | None = None
+    runs_dir: str = "runs"
+    resume: bool = False
+    config_path: str | None = None
+    learner_model: str | None = None  # vLLM backend: the base model the local learner loads (default: the mode's)
+    device: str = "cpu"
+    mode_overrides: dict[str, Any] = field(default_factory=dict)  # model, adapter, temperature, max_tokens, ...
+    grpo_overrides: dict[str, Any] = field(default_factory=dict)  # any GRPOSettings or OptimSettings field
+    lora_overrides: dict[str, Any] = field(default_factory=dict)
+
+
+def settings_from_config(cfg: dict[str, Any], grpo_over: dict[str, Any], lora_over: dict[str, Any],
+                         temperature: float | None = None, max_tokens: int | None = None
+                         ) -> tuple[GRPOSettings, OptimSettings, LoRASettings, RewardConfig]:
+    """rl_config.yaml's ``grpo`` section holds both the loop's settings and the optimizer's; split them."""
+    g = dict(cfg.get("grpo") or {})
+    unknown = set(g) - GRPO_KEYS - OPTIM_KEYS
+    if unknown:
+        raise ConfigError(f"rl_config grpo: unknown keys {sorted(unknown)}; known: {sorted(GRPO_KEYS | OPTIM_KEYS)}")
+    bad = set(grpo_over) - GRPO_KEYS - OPTIM_KEYS
+    if bad:
+        raise ConfigError(f"unknown GRPO overrides {sorted(bad)}")
+    pol, ep = cfg.get("policy") or {}, cfg.get("episode") or {}
+    loop_vals = {k: v for k, v in g.items() if k in GRPO_KEYS}
+    loop_vals.setdefault("max_steps", ep.get("max_steps", 70))
+    loop_vals.setdefault("temperature", pol.get("temperature", 0.7))
+    if temperature is not None:
+        loop_vals["temperature"] = temperature
+    settings = build(GRPOSettings, loop_vals, "rl_config grpo",
+                     **{k: v for k, v in grpo_over.items() if k in GRPO_KEYS})
+    optim_vals = {k: v for k, v in g.items() if k in OPTIM_KEYS}
+    optim_vals.setdefault("max_tokens", max_tokens or pol.get("max_tokens", 300))
+    optim = build(OptimSettings, optim_vals, "rl_config grpo", **{k: v for k, v in grpo_over.items()
+                                                                   if k in OPTIM_KEYS})
+    lora = build(LoRASettings, cfg.get("lora") or {}, "rl_config lora", **lora_over)
+    rewards = RewardConfig.from_dict(cfg.get("rewards") or {})
+    return settings, optim, lora, rewards
+
+
+def resolve_mode(job: GRPOJob, cfg: dict[str, Any]):
+    from halo.policy.modes import get_mode
+
+    # decoding comes from the mode (modes.yaml) and the command line; rl_config's ``policy`` section is for
+    # trainers without a mode (Tinker) and names the default mode
+    name = job.mode or (cfg.get("policy") or {}).get("mode") or "tiny"
+    return get_mode(name).with_overrides(**job.mode_overrides).for_training()
+
+
+async def run_grpo(job: GRPOJob, *, console: Any = None,
+                   on_iteration: Callable[[IterationResult], None] | None = None,
+                   site_urls: dict[str, str] | None = None) -> tuple[Any, list[dict[str, Any]]]:
+    """Run (or resume) a GRPO job; returns the run directory and the metrics of the iterations run now."""
+    from halo.eval import local_sites, needs_local_sites, resolve_tasks
+    from halo.policy.modes import make_policy
+    from halo.rl.checkpoint import latest_checkpoint, load_checkpoint, truncate_metrics
+    from halo.runs import RunDir
+
+    cfg = load_rl_config(job.config_path)
+    mode = resolve_mode(job, cfg)
+    dec = mode.decoding_config()
+    settings, optim, lora, rewards = settings_from_config(cfg, job.grpo_overrides, job.lora_overrides,
+                                                          temperature=dec.temperature, max_tokens=dec.max_tokens)
+    if job.resume and not job.run_name:
+        raise ConfigError("--resume needs --run-name (the run directory to continue)")
+    run = RunDir(job.runs_dir, job.run_name, prefix="grpo")
+    sync = None
+    if mode.backend == "hf":
+        sampler = make_policy(mode)
+        learner_policy = sampler
+    else:
+        if mode.server.kind != "vllm":
+            raise ConfigError(f"mode {mode.name}: GRPO needs an in-process (hf) mode or a vLLM server "
+                              f"(server.kind: vllm) that can hot-load adapters; {mode.server.kind} cannot")
+        from halo.policy.hf_backend import HFPolicy
+        from halo.rl.lora_sync import LoraSync
+
+        sampler = make_policy(mode)
+        learner_policy = HFPolicy(job.learner_model or mode.model, decoding=dec, prompt=mode.prompt_config(),
+                                  device=job.device)
+        sync = LoraSync(sampler, prefix=f"halo-{run.path.name}")
+    learner = LoRALearner(learner_policy, lora, optim, temperature=settings.temperature)
+    start = 0
+    if job.resume:
+        ck = latest_checkpoint(run.path)
+        if ck is None:
+            raise ConfigError(f"--resume: no checkpoint in {run.path / 'checkpoints'}; start without --resume")
+        last = load_checkpoint(ck, learner)
+        dropped = truncate_metrics(run.path / "metrics.jsonl", last)
+        start = last + 1
+        if console is not None:
+            console.print(f"resuming {run.path} after iteration {last} ({ck.name}); "
+                          f"dropped {dropped} metrics lines written after it")
+        if sync is not None:
+            await sync(last, str(ck))
+    run.write_config({"command": "train grpo", "tasks": job.tasks, "sites": job.sites, "mode": mode.model_dump(),
+                      **settings_record(settings, lora, optim), "rewards_file": str(job.config_path or "default"),
+                      "resumed_from": start if job.resume else None})
+    refs = job.tasks
+    with local_sites(needs_local_sites(refs, job.sites), site_urls) as urls:
+        tasks = resolve_tasks(refs, job.sites, urls)
+        trainer = GRPOTrainer(sampler, learner, tasks, settings, run, reward_config=rewards, sync=sync)
+        history = await trainer.train(start_iteration=start, on_iteration=on_iteration)
+    await sampler.aclose()
+    return run, history
+
+
+def latest_adapter(run_path: str | Path) -> Path | None:
+    from halo.rl.checkpoint import latest_checkpoint
+
+    return latest_checkpoint(Path(run_path))
