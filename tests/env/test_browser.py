@@ -91,7 +91,7 @@ async def test_page_crash_is_an_errored_episode(pages_url, pool):
     # crash the renderer for real through CDP
     cdp = await env.page.context.new_cdp_session(env.page)
     with pytest.raises(Exception):
-        await asyncio.wait_for(cdp.send("Page.crash"), timeout=5)
+        await asyncio.wait_for(cdp.send("Page.crash"), timeout=1)
     r = await env.step(A.Wait(0))
     assert r.done and r.info.errored
     obs = await env.reset(page_task(f"{pages_url}/page2.html"))

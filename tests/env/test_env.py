@@ -338,3 +338,18 @@ async def test_unreachable_site_is_a_clear_error(make_env):
     env = make_env()
     with pytest.raises(SiteError, match="is the site running"):
         await env.reset(page_task("http://127.0.0.1:9/nothing.html"))
+
+
+async def test_frozen_page_errors_the_episode_within_bounds(make_env, pages_url, monkeypatch):
+    """A page stuck in a JS loop: the action times out, the observation gives up, the episode is errored (not the
+    agent's fault), and the next reset works."""
+    monkeypatch.setattr("halo.env.env.OBSERVE_TIMEOUT_S", 2.0)
+    env = make_env(action_timeout_ms=500)
+    task = page_task(f"{pages_url}/hang.html")
+    obs = await env.reset(task)
+    t0 = time.perf_counter()
+    r = await env.step(A.Click(el(obs, "Freeze the page").id))
+    assert time.perf_counter() - t0 < 10
+    assert r.done and r.info.errored and r.info.error
+    obs = await env.reset(page_task(f"{pages_url}/page2.html"))
+    assert '] heading "Second page"' in obs.axtree
