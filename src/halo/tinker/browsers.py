@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from dataclasses import dataclass, field
+
 from halo.env.browser import BrowserPool
 from halo.errors import ConfigError
 
@@ -38,16 +39,16 @@ class BrowserSlots:
         self.semaphore.release()
 
 
-_SLOTS: dict[tuple[int, bool], BrowserSlots] = {}
+_SLOTS: dict[tuple[int, bool, int], BrowserSlots] = {}
 _START_LOCKS: dict[int, asyncio.Lock] = {}
 
 
 async def browser_slots(max_concurrent: int = DEFAULT_MAX_CONCURRENT, headless: bool = True) -> BrowserSlots:
-    """The slots of the running event loop (started on first use). The first caller's ``max_concurrent`` wins."""
+    """The slots of the running event loop for this limit (started on first use; one run has one limit)."""
     if max_concurrent < 1:
         raise ConfigError(f"max_concurrent_browsers must be >= 1, got {max_concurrent}")
     loop = asyncio.get_running_loop()
-    key = (id(loop), headless)
+    key = (id(loop), headless, max_concurrent)
     lock = _START_LOCKS.setdefault(id(loop), asyncio.Lock())
     async with lock:
         slots = _SLOTS.get(key)

@@ -9,9 +9,10 @@ anything starts: no key, no sites, no browsers.
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 from dataclasses import dataclass, field, fields
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 import yaml
 
@@ -142,7 +143,7 @@ class TinkerRunConfig:
             raise ConfigError(f"pixel budget: {e}") from None
 
     @classmethod
-    def create(cls, rl_config: str | os.PathLike | None = None, **kw: Any) -> "TinkerRunConfig":
+    def create(cls, rl_config: str | os.PathLike | None = None, **kw: Any) -> TinkerRunConfig:
         """rl_config.yaml defaults under the given values (None means "not given")."""
         names = {f.name for f in fields(cls)}
         unknown = set(kw) - names

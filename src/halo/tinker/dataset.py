@@ -126,7 +126,7 @@ def split_tasks(task_ids: Sequence[str], test_fraction: float, seed: int) -> tup
     if not 0 <= test_fraction < 1:
         raise ConfigError(f"test_fraction must be in [0, 1), got {test_fraction}")
     ids = sorted(dict.fromkeys(task_ids))
-    n_test = int(round(len(ids) * test_fraction)) if len(ids) > 1 else 0
+    n_test = round(len(ids) * test_fraction) if len(ids) > 1 else 0
     n_test = min(n_test, len(ids) - 1)
     random.Random(f"split:{seed}").shuffle(ids)
     return sorted(ids[n_test:]), sorted(ids[:n_test])

@@ -123,10 +123,10 @@ class LocalTokenCompleter(TokenCompleter):
                 torch.manual_seed(self.seed + self.calls)
             self.calls += 1
             greedy = self.temperature <= 0
-            kw: dict[str, Any] = dict(max_new_tokens=limit, do_sample=not greedy, output_logits=True,
-                                      return_dict_in_generate=True, eos_token_id=stop_ids,
-                                      pad_token_id=self.tokenizer.pad_token_id,
-                                      logits_processor=LogitsProcessorList(self._logits_processors()))
+            kw: dict[str, Any] = {"max_new_tokens": limit, "do_sample": not greedy, "output_logits": True,
+                                      "return_dict_in_generate": True, "eos_token_id": stop_ids,
+                                      "pad_token_id": self.tokenizer.pad_token_id,
+                                      "logits_processor": LogitsProcessorList(self._logits_processors())}
             kw.update(temperature=None, top_p=None, top_k=None) if greedy else \
                 kw.update(temperature=self.temperature, top_p=1.0, top_k=None)
             out = self.model.generate(**enc, **kw)

@@ -1,0 +1,48 @@
+"""Fixtures of the Tinker-path tests: the tiny Qwen3-VL (built once), REAL-local GoMail served on loopback, the
+env settings of a fast run (small pixel budget, few turns), and the browser slots closed at the end."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+import pytest_asyncio
+
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+
+
+@pytest.fixture(scope="session")
+def tiny_dir(tmp_path_factory):
+    pytest.importorskip("torch")
+    from halo.policy.tiny import build_tiny_model
+
+    return str(build_tiny_model(tmp_path_factory.mktemp("tinker") / "tiny-qwen3vl"))
+
+
+@pytest.fixture(scope="session")
+def site_urls():
+    from halo.sites.server import SitesServer
+
+    with SitesServer(["gomail"]) as urls:
+        yield urls
+
+
+@pytest.fixture(scope="session")
+def chromium():
+    from halo.env.browser import find_chromium
+    from halo.errors import BrowserError
+
+    try:
+        find_chromium()
+    except BrowserError as e:
+        pytest.skip(f"no Chromium: {e}")
+
+
+@pytest_asyncio.fixture(scope="session")
+async def close_slots():
+    """Browser pools the rollouts start lazily, closed when the session ends."""
+    yield
+    from halo.tinker.browsers import close_browser_slots
+
+    await close_browser_slots()

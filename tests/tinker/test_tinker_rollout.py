@@ -1,0 +1,111 @@
+"""tinker-cookbook's own rollout code (``do_group_rollout``) through HALO's group builder on REAL-local, offline:
+the local TokenCompleter (the tiny Qwen3-VL) stands in for Tinker's sampling service."""
+
+from __future__ import annotations
+
+import pickle
+
+import pytest
+import tinker
+from tinker_cookbook.rl.rollouts import do_group_rollout
+
+from halo.rl.rewards import Shaping
+from halo.tinker.dataset import BrowserGroupBuilder
+from tinker_helpers import ScriptedCompleter, fast_source
+
+pytestmark = [pytest.mark.browser, pytest.mark.ml]
+TASK = "v2.gomail-14"  # "Clear all my emails that are visible please!"
+
+
+@pytest.fixture(scope="module")
+def completer(tiny_dir):
+    from halo.tinker.local_completer import LocalTokenCompleter
+
+    return LocalTokenCompleter(tiny_dir, max_tokens=24, temperature=1.0, seed=0)
+
+
+def image_chunks(ob: tinker.ModelInput) -> list:
+    return [c for c in ob.chunks if isinstance(c, tinker.types.ImageChunk)]
+
+
+def check_transition_tokens(tr) -> None:
+    assert tr.ob.length > 0 and len(image_chunks(tr.ob)) == 1, "each prompt holds exactly one screenshot"
+    assert len(tr.ac.tokens) > 0 and len(tr.ac.logprobs) == len(tr.ac.tokens)
+    assert all(lp <= 0.0 for lp in tr.ac.logprobs)
+
+
+async def test_unparseable_replies_stop_with_parse_error(completer, tiny_dir, site_urls, chromium, close_slots):
+    builder = BrowserGroupBuilder(TASK, 2, fast_source(tiny_dir, site_urls, max_turns=3))
+    builder = pickle.loads(pickle.dumps(builder))  # what a remote rollout worker receives
+    group = await do_group_rollout(builder, completer)
+
+    assert len(group.trajectories_G) == 2
+    for traj in group.trajectories_G:
+        assert traj.stop_reason == "parse_error"
+        assert len(traj.transitions) == 1
+        tr = traj.transitions[0]
+        check_transition_tokens(tr)
+        assert tr.episode_done
+        assert tr.metrics["parsed"] == 0 and tr.metrics["stop/parse_error"] == 1.0
+        assert tr.metrics["success"] == 0 and tr.metrics["turns"] == 1
+        assert tr.reward == pytest.approx(Shaping().unparseable) == tr.metrics["reward/unparseable"]
+        assert "no tool call" in tr.logs["error"]
+        assert traj.final_ob.length == 0
+    assert group.get_total_rewards() == pytest.approx([Shaping().unparseable] * 2)
+    assert builder._envs == []  # cleanup closed every env it made
+
+
+async def test_constrained_policy_acts_until_max_turns(tiny_dir, site_urls, chromium, close_slots):
+    from halo.tinker.local_completer import LocalTokenCompleter
+
+    policy = LocalTokenCompleter(tiny_dir, max_tokens=64, temperature=1.0, seed=1, constrained=True)
+    builder = BrowserGroupBuilder(TASK, 2, fast_source(tiny_dir, site_urls, max_turns=2, max_concurrent=1))
+    envs_made = []
+    make = builder.make_envs
+
+    async def spy():
+        envs = await make()
+        envs_made.extend(envs)
+        return envs
+
+    builder.make_envs = spy
+    group = await do_group_rollout(builder, policy)
+
+    slots = envs_made[0].slots
+    assert slots.max_concurrent == 1 and slots.peak == 1 and slots.in_use == 0
+    assert all(e.browser is None for e in envs_made), "every browser context was closed"
+    for traj in group.trajectories_G:
+        assert traj.stop_reason in ("max_turns", "completed", "success")
+        last = traj.transitions[-1]
+        assert last.metrics[f"stop/{traj.stop_reason}"] == 1.0
+        if traj.stop_reason == "max_turns":
+            assert len(traj.transitions) == 2
+        for tr in traj.transitions:
+            check_transition_tokens(tr)
+            assert tr.metrics["parsed"] == 1 and "reward/valid_action" in tr.metrics
+            parts = {k: v for k, v in tr.metrics.items() if k.startswith("reward/")}
+            assert tr.reward == pytest.approx(sum(parts.values()))
+            assert tr.logs["action"]
+        assert [t.metrics["turn"] for t in traj.transitions] == list(range(1, len(traj.transitions) + 1))
+        assert not any(t.episode_done for t in traj.transitions[:-1]) and last.episode_done
+    lengths = [t.ob.length for traj in group.trajectories_G for t in traj.transitions]
+    assert max(lengths) - min(lengths) < 100, f"prompts are rebuilt each step, not accumulated: {lengths}"
+
+
+async def test_scripted_solution_stops_with_success(tiny_dir, site_urls, chromium, close_slots):
+    from halo.tinker.render import load_renderer
+
+    renderer = load_renderer("qwen3_vl_instruct", tiny_dir)
+    script = [("checkbox", "Select all"), ("button", "Delete"), "I moved every visible email to the trash."]
+    builder = BrowserGroupBuilder(TASK, 1, fast_source(tiny_dir, site_urls, max_turns=5, include_axtree=True))
+    group = await do_group_rollout(builder, ScriptedCompleter(renderer, script))
+
+    (traj,) = group.trajectories_G
+    assert traj.stop_reason == "success", [t.logs for t in traj.transitions]
+    assert len(traj.transitions) == 3
+    last = traj.transitions[-1]
+    assert last.metrics["success"] == 1 and last.metrics["real_reward"] == 1.0
+    assert last.metrics["reward/success"] == Shaping().success
+    assert last.logs["action"].startswith("send_msg_to_user")
+    assert all(t.metrics["action_error"] == 0 for t in traj.transitions)
+    assert group.get_total_rewards()[0] == pytest.approx(sum(t.reward for t in traj.transitions))
