@@ -120,6 +120,7 @@ async def test_lora_adapter_loads_and_changes_the_policy(tiny_model_dir, tmp_pat
     with_adapter = adapted.score(prompt, [sample.token_ids])[0]
     without = plain.score(prompt, [sample.token_ids])[0]
     assert max(abs(a - b) for a, b in zip(with_adapter, without)) > 1e-3
+    assert max(abs(a - b) for a, b in zip(sample.logprobs, with_adapter)) <= LOGPROB_TOL  # on-policy with LoRA
     with torch.no_grad():  # the saved adapter is the in-memory one
         batch = training_batch(adapted.encode(prompt), [sample.token_ids], adapted.pad_id)
         ref = token_logprobs(peft_model.eval(), batch)[0, batch.prompt_len - 1:].tolist()
