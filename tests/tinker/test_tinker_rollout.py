@@ -6,12 +6,12 @@ from __future__ import annotations
 import pickle
 
 import pytest
-import tinker
 from tinker_cookbook.rl.rollouts import do_group_rollout
+from tinker_helpers import ScriptedCompleter, fast_source
 
+import tinker
 from halo.rl.rewards import Shaping
 from halo.tinker.dataset import BrowserGroupBuilder
-from tinker_helpers import ScriptedCompleter, fast_source
 
 pytestmark = [pytest.mark.browser, pytest.mark.ml]
 TASK = "v2.gomail-14"  # "Clear all my emails that are visible please!"

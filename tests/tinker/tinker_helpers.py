@@ -5,9 +5,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-import tinker
 from tinker_cookbook.completers import TokenCompleter, TokensWithLogprobs
 
+import tinker
 from halo.policy.prompt import PromptConfig
 from halo.tinker.dataset import EnvSource
 from halo.tinker.env import EpisodeSettings
@@ -44,13 +44,13 @@ class ScriptedCompleter(TokenCompleter):
         from halo.policy.prompt import tool_call_text
 
         text = prompt_text(self.renderer.tokenizer, model_input)
-        step = int(re.search(r"^Step: (\d+)$", text, re.M).group(1))
+        step = int(re.search(r"^Step: (\d+)$", text, re.MULTILINE).group(1))
         entry = self.script[min(step, len(self.script) - 1)]
         if isinstance(entry, str):
             action = SendMsgToUser(entry)
         else:
             role, name = entry
-            m = re.search(rf'^\s*\[(\w+)\] {role} "{re.escape(name)}"', text, re.M)
+            m = re.search(rf'^\s*\[(\w+)\] {role} "{re.escape(name)}"', text, re.MULTILINE)
             assert m, f"no {role} {name!r} in the prompt's accessibility tree"
             action = Click(m.group(1))
         tokens = self.renderer.tokenizer.encode(tool_call_text(action), add_special_tokens=False)

@@ -10,14 +10,15 @@ agrees on that count.
 from __future__ import annotations
 
 import asyncio
+import copy
 import io
 import os
 import threading
 from typing import Any
 
-import tinker
 from tinker_cookbook.completers import StopCondition, TokenCompleter, TokensWithLogprobs
 
+import tinker
 from halo.errors import PolicyError
 
 
@@ -47,6 +48,12 @@ class LocalTokenCompleter(TokenCompleter):
         self.calls = 0
         self._grammar: Any = None
         self._lock = threading.Lock()
+
+    def with_temperature(self, temperature: float) -> LocalTokenCompleter:
+        """The same model sampled at another temperature (shares weights, lock and seed counter)."""
+        other = copy.copy(self)
+        other.temperature = temperature
+        return other
 
     async def __call__(self, model_input: tinker.ModelInput, stop: StopCondition, *,
                        max_tokens: int | None = None) -> TokensWithLogprobs:
