@@ -128,6 +128,10 @@ class Driver:
     def has(self, role: str | None, name: str | None, **kw: Any) -> bool:
         return bool(find_elements(self.obs, role, name, **kw))
 
+    def sees(self, text: str) -> bool:
+        """The text is in the page's accessibility tree text (what a text-reading agent sees)."""
+        return text.lower() in self.obs.axtree.replace('\\"', '"').lower()
+
     async def step(self, action: A.Action) -> StepResult:
         res = await self.env.step(action)
         self.steps += 1

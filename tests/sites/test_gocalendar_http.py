@@ -161,3 +161,12 @@ def test_views_render_fast(url):
         page = c.get("/").text
         assert "July 2024" in page and 'aria-label="Project Sync, Wednesday, July 17' in page
         assert not re.search(r"""(src|href)=["']https?://""", page)
+
+
+def test_typed_text_cannot_break_out_of_the_page(url):
+    with client(url) as c:
+        payload = json.dumps({"title": "</script><script>alert(1)</script>", "date": "someday"})
+        r = c.post("/do/events", data={"payload": payload, "next": "/"})
+        assert r.status_code == 200 and "<script>alert(1)" not in r.text
+        c.post("/api/events", json={"title": "<img src=x onerror=alert(1)>", "date": "2024-07-18", "startTime": "9am"})
+        assert "<img src=x" not in c.get("/").text

@@ -28,3 +28,30 @@ async def test_oracle_passes_real_grader(task_id, run_episode):
 async def test_noop_episode_fails(task_id, run_episode):
     res, _ = await run_episode(task_id, None)
     assert not res.info.grade.success and res.reward == 0.0, f"{task_id}: a no-op passed {res.info.grade.details}"
+
+
+async def test_edit_an_event_through_its_details(run_episode):
+    async def edit(d):
+        await d.click("button", "Team Check-In")
+        await d.click("button", "Edit event", exact=True)
+        await d.fill("textbox", "Add title", "Project Kickoff")
+        await d.fill("textbox", "Add location", "Zoom")
+        await d.click("button", "Save", exact=True)
+        assert d.has("button", "Project Kickoff")
+
+    res, _ = await run_episode("v2.gocalendar-4", edit)
+    updated = res.info.grade.finish_state["differences"]["events"]["updated"]
+    assert updated == {"11": {"id": "11", "title": "Project Kickoff", "location": "Zoom"}}
+
+
+async def test_editor_reopens_with_the_reason_when_a_date_is_unreadable(run_episode):
+    async def bad(d):
+        await d.click("button", "Create")
+        await d.fill("textbox", "Add title", "Lunch")
+        await d.fill("textbox", "Start date", "someday")
+        await d.click("button", "Save", exact=True)
+        assert d.sees("cannot read the date 'someday'")
+        assert d.find("textbox", "Add title").value == "Lunch"
+
+    res, _ = await run_episode("v2.gocalendar-12", bad)
+    assert res.info.grade.finish_state["differences"]["events"]["added"] == {}

@@ -27,7 +27,7 @@ _env.globals.update(icon=lambda name, cls="": ICONS[name].replace("<svg ", f'<sv
 HOUR_PX = 48
 VIEWS = ("day", "week", "month")
 _COLORS = {c["id"]: c["color"] for c in CALENDARS}
-_TIMES_JSON = json.dumps([fmt_time_long(t) for t in TIME_OPTIONS])
+_TIMES_JSON = json.dumps([fmt_time_long(t) for t in TIME_OPTIONS])  # digits, colons and am/pm only
 
 
 def _occ_view(o: pl.Occurrence) -> dict[str, Any]:
@@ -131,7 +131,7 @@ def render_view(request: Request, view: str, d: date) -> Response:
         today_href=_href(view, TODAY), href=_href, label=label, hours=range(24), hour_px=HOUR_PX,
         mini=_mini(d), calendars=CALENDARS, tasks_color=TASKS_COLOR, times_json=_TIMES_JSON,
         repeats=pl.REPEATS, fmt_time=fmt_time, month=d.month, snackbar=snackbar,
-        draft_json=json.dumps({"values": json.loads(draft), "error": error}) if _is_json(draft) else "null",
+        draft_json=_script_json({"values": json.loads(draft), "error": error}) if _is_json(draft) else "null",
         default_date=(d if view != "week" or lo <= TODAY <= hi else lo).strftime("%A, %B %-d, %Y"),
     )
     return HTMLResponse(body)
@@ -151,6 +151,11 @@ async def view_page(request: Request) -> Response:
     except ValueError:
         return error_page(400, f"{p['y']}/{p['m']}/{p['d']} is not a date", "use /r/week/2024/7/18")
     return render_view(request, view, d)
+
+
+def _script_json(value: Any) -> str:
+    """JSON safe inside a <script> element (user text may hold "</script>")."""
+    return json.dumps(value).replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
 
 
 def _is_json(text: str) -> bool:

@@ -22,7 +22,7 @@ from halo.sites.gomail.seed import TODAY, contacts
 HERE = Path(__file__).parent
 _env = Environment(loader=FileSystemLoader(HERE / "templates"), autoescape=select_autoescape(["html"]),
                    trim_blocks=True, lstrip_blocks=True)
-_CONTACTS_JSON = json.dumps(contacts())
+_CONTACTS_JSON = json.dumps(contacts()).replace("<", "\\u003c").replace(">", "\\u003e")  # safe in <script>
 
 
 def _short_date(e: dict[str, Any]) -> str:

@@ -1,0 +1,50 @@
+"""GoMail behaviours no REAL v2 task exercises, driven in real Chromium through BrowserEnv: stars, forward,
+spam, labels on conversations, the snackbar and the compose dialog's own validation."""
+
+from __future__ import annotations
+
+import pytest
+
+pytestmark = pytest.mark.browser
+
+
+async def test_star_forward_spam_and_label(run_episode):
+    async def flows(d):
+        await d.click("button", "Not starred")  # the first row's star
+        assert d.has("button", "Starred", exact=True)
+        await d.click("link", "Carol Adams")
+        await d.click("button", "Forward")
+        await d.fill("textbox", "To recipients", "kevin")
+        await d.click("option", "Kevin Moore")
+        await d.fill("textbox", "Message Body", "FYI")
+        await d.click("button", "Send", exact=True)
+        assert d.sees("Message sent")
+        await d.click("button", "Report spam", exact=True)  # back on the email: spam it
+        await d.click("button", "Create new label")
+        await d.fill("textbox", "Please enter a new label name:", "Clients")
+        await d.click("button", "Create", exact=True)
+        await d.click("checkbox", "Select conversation: Sales pipeline update")
+        await d.click("button", "Label as", exact=True)
+        await d.click("menuitem", "Clients")
+        assert d.sees('Conversation labeled "Clients".')
+
+    res, d = await run_episode("v2.gomail-16", flows)
+    state = res.info.grade.finish_state
+    updated = {u["id"]: u for u in state["differences"]["emails"]["updated"]}
+    assert updated["46"]["starred"] is True  # newest inbox email: Sarah Johnson's
+    assert updated["41"]["spam"] is True and updated["35"]["labels"] == ["Clients"]
+    fwd, = state["differences"]["emails"]["added"]
+    assert fwd["to"] == ["kevin.moore@example.com"] and fwd["subject"] == "Fwd: Meeting agenda for Thursday"
+    assert "Forwarded message" in fwd["content"] and fwd["isReply"] is False
+
+
+async def test_compose_refuses_a_bad_address_without_leaving_the_page(run_episode):
+    async def bad(d):
+        await d.click("button", "Compose")
+        await d.fill("textbox", "To recipients", "not an address")
+        await d.fill("textbox", "Subject", "x", exact=True)
+        await d.click("button", "Send", exact=True)
+        assert d.sees('The address "not an address" was not recognized')
+
+    res, _ = await run_episode("v2.gomail-4", bad)
+    assert res.info.grade.finish_state["differences"]["emails"]["added"] == []
