@@ -76,11 +76,23 @@ def resolve_mode(job: GRPOJob, cfg: dict[str, Any]):
     return get_mode(name).with_overrides(**job.mode_overrides).for_training()
 
 
-async def run_grpo(job: GRPOJob, *, console: Any = None,
-                   on_iteration: Callable[[IterationResult], None] | None = None,
-                   site_urls: dict[str, str] | None = None) -> tuple[Any, list[dict[str, Any]]]:
-    """Run (or resume) a GRPO job; returns the run directory and the metrics of the iterations run now."""
-    from halo.eval import local_sites, needs_local_sites, resolve_tasks
+@dataclass
+class GRPOSetup:
+    """Everything a GRPO run needs, built once (the demo evaluates with the same sampler before and after)."""
+
+    job: GRPOJob
+    run: Any
+    mode: Any
+    sampler: Any
+    learner: LoRALearner
+    settings: GRPOSettings
+    rewards: RewardConfig
+    sync: Any = None
+    start: int = 0
+
+
+async def setup_grpo(job: GRPOJob, console: Any = None) -> GRPOSetup:
+    """Resolve config, mode and overrides; load the policy; wrap it with LoRA; resume if asked."""
     from halo.policy.modes import make_policy
     from halo.rl.checkpoint import latest_checkpoint, load_checkpoint, truncate_metrics
     from halo.runs import RunDir
@@ -123,15 +135,33 @@ async def run_grpo(job: GRPOJob, *, console: Any = None,
         if sync is not None:
             await sync(last, str(ck))
     run.write_config({"command": "train grpo", "tasks": job.tasks, "sites": job.sites, "mode": mode.model_dump(),
-                      **settings_record(settings, lora, optim), "rewards_file": str(job.config_path or "default"),
-                      "resumed_from": start if job.resume else None})
-    refs = job.tasks
-    with local_sites(needs_local_sites(refs, job.sites), site_urls) as urls:
-        tasks = resolve_tasks(refs, job.sites, urls)
-        trainer = GRPOTrainer(sampler, learner, tasks, settings, run, reward_config=rewards, sync=sync)
-        history = await trainer.train(start_iteration=start, on_iteration=on_iteration)
-    await sampler.aclose()
-    return run, history
+                      **settings_record(settings, lora, optim), "rewards": cfg.get("rewards"),
+                      "resumed_at_iteration": start if job.resume else None})
+    return GRPOSetup(job=job, run=run, mode=mode, sampler=sampler, learner=learner, settings=settings,
+                     rewards=rewards, sync=sync, start=start)
+
+
+async def train_grpo(setup: GRPOSetup, tasks: list[Any],
+                     on_iteration: Callable[[IterationResult], None] | None = None) -> list[dict[str, Any]]:
+    trainer = GRPOTrainer(setup.sampler, setup.learner, tasks, setup.settings, setup.run,
+                          reward_config=setup.rewards, sync=setup.sync)
+    return await trainer.train(start_iteration=setup.start, on_iteration=on_iteration)
+
+
+async def run_grpo(job: GRPOJob, *, console: Any = None,
+                   on_iteration: Callable[[IterationResult], None] | None = None,
+                   site_urls: dict[str, str] | None = None) -> tuple[Any, list[dict[str, Any]]]:
+    """Run (or resume) a GRPO job; returns the run directory and the metrics of the iterations run now."""
+    from halo.eval import local_sites, needs_local_sites, resolve_tasks
+
+    setup = await setup_grpo(job, console)
+    try:
+        with local_sites(needs_local_sites(job.tasks, job.sites), site_urls) as urls:
+            tasks = resolve_tasks(job.tasks, job.sites, urls)
+            history = await train_grpo(setup, tasks, on_iteration)
+    finally:
+        await setup.sampler.aclose()
+    return setup.run, history
 
 
 def latest_adapter(run_path: str | Path) -> Path | None:

@@ -17,6 +17,7 @@ COMMAND_MODULES = [
     "halo.cli.eval_cmd",
     "halo.cli.sites_cmd",
     "halo.cli.train_cmd",
+    "halo.cli.demo_cmd",
 ]
 
 for _name in COMMAND_MODULES:

@@ -1,0 +1,54 @@
+"""`halo demo`: the main job (REAL-local + tiny model, CPU, a few minutes), ending in runs/<name>/report.html."""
+
+from __future__ import annotations
+
+import asyncio
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("demo")
+    def demo(
+        config: str = typer.Option(None, help="demo settings (default configs/demo.yaml)"),
+        tasks: str = typer.Option(None, help="comma list of REAL-local task ids"),
+        iterations: int = typer.Option(None, help="GRPO iterations"),
+        group_size: int = typer.Option(None, help="episodes per task per group"),
+        eval_episodes: int = typer.Option(None, help="evaluation episodes per task, before and after"),
+        model_dir: str = typer.Option(None, help="where the tiny model is (built there if missing)"),
+        run_name: str = typer.Option(None, help="run directory name under --runs-dir"),
+        runs_dir: str = typer.Option(None, help="where run directories go"),
+        seed: int = typer.Option(None, help="seed (task order, sampling)"),
+    ) -> None:
+        """Train the tiny Qwen3-VL with online GRPO on REAL-local, evaluate before and after, write a report."""
+        from halo.demo import DemoConfig, run_demo
+        from halo.errors import HaloError
+
+        cfg = DemoConfig.load(config)
+        if tasks:
+            cfg.tasks = [t for t in tasks.split(",") if t.strip()]
+        for k, v in (("model_dir", model_dir), ("run_name", run_name), ("runs_dir", runs_dir),
+                     ("eval_episodes", eval_episodes)):
+            if v is not None:
+                setattr(cfg, k, v)
+        for k, v in (("iterations", iterations), ("group_size", group_size), ("seed", seed)):
+            if v is not None:
+                cfg.grpo[k] = v
+        if seed is not None:
+            cfg.decoding["seed"] = seed
+        console = Console()
+        with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                      console=console) as progress:
+            try:
+                out = asyncio.run(run_demo(cfg, log=progress.console.print, progress=progress))
+            except HaloError as e:
+                progress.stop()
+                console.print(f"[red]error:[/] {e}")
+                raise typer.Exit(2) from None
+        b, a = out["before"], out["after"]
+        console.print(f"[bold]demo done in {out['wall_time']:.0f} s[/]: success {b['success_rate']:.0%} -> "
+                      f"{a['success_rate']:.0%}, mean dense return {b['mean_dense_return']:+.3f} -> "
+                      f"{a['mean_dense_return']:+.3f}")
+        console.print(f"report: {out['report']}")
