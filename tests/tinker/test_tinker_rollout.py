@@ -91,6 +91,21 @@ async def test_constrained_policy_acts_until_max_turns(tiny_dir, site_urls, chro
     lengths = [t.ob.length for traj in group.trajectories_G for t in traj.transitions]
     assert max(lengths) - min(lengths) < 100, f"prompts are rebuilt each step, not accumulated: {lengths}"
 
+    # what tinker-cookbook's trainer makes of them: one datum per step (fresh prompts are not prefixes), each
+    # with its screenshot, the sampled tokens as targets and the group-centred advantage on them only
+    from tinker_cookbook.rl.data_processing import assemble_training_data, compute_advantages
+
+    advantages = compute_advantages([group])
+    data, meta = assemble_training_data([group], advantages)
+    transitions = [t for traj in group.trajectories_G for t in traj.transitions]
+    assert len(data) == len(transitions) == len(meta)
+    for datum, tr in zip(data, transitions, strict=True):
+        assert len(image_chunks(datum.model_input)) == 1
+        mask = datum.loss_fn_inputs["mask"].to_torch()
+        assert int(mask.sum()) == len(tr.ac.tokens)
+    total = group.get_total_rewards()
+    assert advantages[0].tolist() == pytest.approx([r - sum(total) / len(total) for r in total])
+
 
 async def test_scripted_solution_stops_with_success(tiny_dir, site_urls, chromium, close_slots):
     from halo.tinker.render import load_renderer
