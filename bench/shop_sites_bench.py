@@ -5,7 +5,9 @@ steps/s through BrowserEnv. Writes bench/results/shop_sites.json.
 
 Latency is measured over real loopback HTTP (server render + transport) with one keep-alive client; memory per
 session with tracemalloc over sessions created and mutated in-process; steps/s by replaying every oracle of
-tests/sites/oracles_{omnizon,zilloft}.py in real Chromium (one env at a time), each graded by agisdk's scripts.
+tests/sites/oracles_{omnizon,zilloft}.py in real Chromium (one env at a time), each graded by agisdk's scripts;
+with ``--agisdk`` the same sequences also run through agisdk's own BrowserGym env (slow_mo 0), driven by the
+GymDriver of bench/mail_calendar_bench.py (the GoMail/GoCalendar comparison), so the two files compare alike.
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ from pathlib import Path
 import httpx
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "tests" / "sites"))
+sys.path[:0] = [str(ROOT / "tests" / "sites"), str(ROOT / "bench")]
 
 PAGES = {
     "omnizon": ["/", "/search?q=cooking+pot", "/search?q=headphones&min=25&max=100", "/product/212", "/cart",
@@ -107,10 +109,89 @@ async def oracle_speed(urls: dict[str, str]) -> dict:
     return out
 
 
+async def driver_runs(urls: dict[str, str], slow_mo: int | None, agisdk: bool) -> list[dict]:
+    """Every oracle through conftest's Driver on HALO's BrowserEnv, or through agisdk's env (``agisdk=True``)."""
+    import oracles_omnizon
+    import oracles_zilloft
+    from _shop_helpers import as_driver_oracle
+
+    oracles = {**oracles_omnizon.ORACLES, **oracles_zilloft.ORACLES}
+    rows = []
+    if agisdk:
+        import mail_calendar_bench as mcb
+
+        class ShopGymDriver(mcb.GymDriver):
+            async def select(self, role, name, option, **kw):
+                await self._step(f'select_option("{self.find(role, name, **kw)[0]}", {json.dumps(option)})')
+
+        loop = asyncio.get_running_loop()
+        for name in sorted(oracles):
+            oracle, message = as_driver_oracle(oracles[name])
+            env = await loop.run_in_executor(mcb.GYM_THREAD, mcb._gym_env, f"v2.{name}",
+                                             urls[name.split("-")[0]], slow_mo)
+            t = time.perf_counter()
+            obs, _ = await loop.run_in_executor(mcb.GYM_THREAD, env.reset)
+            reset_s = time.perf_counter() - t
+            d, error = ShopGymDriver(env, obs, mcb.GYM_THREAD), None
+            try:
+                await oracle(d)
+                await d.finish(message)
+            except Exception as e:  # noqa: BLE001 - recorded: one broken episode must not stop the bench
+                error = f"{type(e).__name__}: {e}"[:300]
+            rows.append({"task": name, "steps": d.steps, "step_s": round(d.step_s, 3), "reset_s": round(reset_s, 3),
+                         "success": d.reward == 1.0, "error": error})
+            await loop.run_in_executor(mcb.GYM_THREAD, env.close)
+        return rows
+    from conftest import Driver
+
+    from halo.env.browser import BrowserPool
+    from halo.env.env import BrowserEnv
+    from halo.tasks import get_task
+
+    async with BrowserPool() as pool:
+        for name in sorted(oracles):
+            oracle, message = as_driver_oracle(oracles[name])
+            env = BrowserEnv(pool)
+            t = time.perf_counter()
+            d = Driver(env, await env.reset(get_task(name, sites="local", site_urls=urls)))
+            reset_s, t, error, success = time.perf_counter() - t, time.perf_counter(), None, False
+            try:
+                await oracle(d)
+                res = await d.finish(message)
+                success = bool(res.info.grade and res.info.grade.success)
+            except Exception as e:  # noqa: BLE001 - recorded, as above
+                error = f"{type(e).__name__}: {e}"[:300]
+            rows.append({"task": name, "steps": d.steps, "step_s": round(time.perf_counter() - t, 3),
+                         "reset_s": round(reset_s, 3), "success": success, "error": error})
+            await env.close()
+    return rows
+
+
+def summary(rows: list[dict]) -> dict:
+    steps, secs = sum(r["steps"] for r in rows), sum(r["step_s"] for r in rows)
+    return {"episodes": len(rows), "successes": sum(r["success"] for r in rows), "steps": steps,
+            "step_seconds": round(secs, 2), "steps_per_s": round(steps / secs, 2) if secs else None,
+            "reset_p50_s": round(statistics.median(r["reset_s"] for r in rows), 3) if rows else None}
+
+
+async def compare(urls: dict[str, str]) -> dict:
+    import mail_calendar_bench as mcb
+
+    mcb.debian_chromium_for_playwright()
+    halo = await driver_runs(urls, None, agisdk=False)
+    gym0 = await driver_runs(urls, 0, agisdk=True)
+    out = {"halo_browserenv": summary(halo), "agisdk_slow_mo_0": summary(gym0),
+           "episodes": {"halo_browserenv": halo, "agisdk_slow_mo_0": gym0}}
+    h, g = out["halo_browserenv"]["steps_per_s"], out["agisdk_slow_mo_0"]["steps_per_s"]
+    out["ratio_halo_vs_agisdk_slow_mo_0"] = round(h / g, 2) if h and g else None
+    return out
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--rounds", type=int, default=30)
     ap.add_argument("--no-browser", action="store_true", help="skip the oracle replay (no Chromium needed)")
+    ap.add_argument("--agisdk", action="store_true", help="also replay the oracles through agisdk's BrowserGym env")
     ap.add_argument("--out", default=str(ROOT / "bench" / "results" / "shop_sites.json"))
     args = ap.parse_args()
 
@@ -121,6 +202,8 @@ def main() -> None:
                "latency": latency(urls, args.rounds), "memory": memory_per_session()}
         if not args.no_browser:
             res["oracles_browserenv"] = asyncio.run(oracle_speed(urls))
+        if args.agisdk:
+            res["env_comparison_shop"] = asyncio.run(compare(urls))
     Path(args.out).parent.mkdir(parents=True, exist_ok=True)
     Path(args.out).write_text(json.dumps(res, indent=2) + "\n")
     print(json.dumps(res, indent=2))
