@@ -21,7 +21,7 @@ def test_sampling_client_needs_a_key_and_a_tinker_path(monkeypatch):
 
 @pytest.mark.browser
 @pytest.mark.ml
-async def test_eval_rollout_with_a_token_completer_policy(tiny_dir, site_urls, chromium):
+async def test_eval_rollout_with_a_token_completer_policy(constrained_completer, tiny_dir, site_urls, chromium):
     from tinker_helpers import FAST_PROMPT
 
     from halo.env.browser import BrowserPool
@@ -30,11 +30,9 @@ async def test_eval_rollout_with_a_token_completer_policy(tiny_dir, site_urls, c
     from halo.policy.tinker_backend import TokenCompleterPolicy
     from halo.rl.rollout import run_episode
     from halo.tasks import get_task
-    from halo.tinker.local_completer import LocalTokenCompleter
     from halo.tinker.render import load_renderer
 
-    completer = LocalTokenCompleter(tiny_dir, max_tokens=64, temperature=1.0, seed=3, constrained=True)
-    policy = TokenCompleterPolicy(completer, load_renderer("qwen3_vl_instruct", tiny_dir),
+    policy = TokenCompleterPolicy(constrained_completer, load_renderer("qwen3_vl_instruct", tiny_dir),
                                   DecodingConfig(temperature=1.0, max_tokens=64), FAST_PROMPT)
     task = get_task("v2.gomail-14", sites="local", site_urls=site_urls)
     async with BrowserPool() as pool:

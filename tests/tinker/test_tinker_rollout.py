@@ -55,10 +55,9 @@ async def test_unparseable_replies_stop_with_parse_error(completer, tiny_dir, si
     assert builder._envs == []  # cleanup closed every env it made
 
 
-async def test_constrained_policy_acts_until_max_turns(tiny_dir, site_urls, chromium, close_slots):
-    from halo.tinker.local_completer import LocalTokenCompleter
-
-    policy = LocalTokenCompleter(tiny_dir, max_tokens=64, temperature=1.0, seed=1, constrained=True)
+async def test_constrained_policy_acts_until_max_turns(constrained_completer, tiny_dir, site_urls, chromium,
+                                                       close_slots):
+    policy = constrained_completer
     builder = BrowserGroupBuilder(TASK, 2, fast_source(tiny_dir, site_urls, max_turns=2, max_concurrent=1))
     envs_made = []
     make = builder.make_envs
