@@ -6,6 +6,8 @@ gocalendar-11 has none: its eval script is empty, so no final state can pass it.
 
 from __future__ import annotations
 
+from halo.env import actions as A
+
 
 async def new_event(d, title: str, date: str, start: str | None = None, end: str | None = None, *,
                     location: str = "", repeat: str | None = None, all_day_until: str | None = None) -> None:
@@ -37,7 +39,12 @@ async def gocalendar_4(d):
 
 
 async def gocalendar_6(d):
-    await new_event(d, "Pick up my sister", "Wednesday, July 17, 2024", "11:00am", "12:00pm")
+    """Click the empty Wednesday 11am slot (just below the 10-11am Project Sync) with a coordinate click."""
+    x, y, w, h = d.find("button", "Project Sync, Wednesday").bbox
+    await d.step(A.LeftClick(*A.to_relative(x + w / 2, y + h + 12, *d.obs.viewport)))
+    assert d.find("textbox", "Start time").value == "11:00am"
+    await d.fill("textbox", "Add title", "Pick up my sister")
+    await d.click("button", "Save", exact=True)
 
 
 async def gocalendar_8(d):

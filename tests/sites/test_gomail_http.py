@@ -89,9 +89,9 @@ def test_page_of_fifty_and_select_everything(url):
 def test_bulk_trash_shapes_and_snackbar(url, site_urls):
     with client(url, "v2.gomail-20") as c:
         r = c.post("/api/emails", json={"action": "trash", "all": True, "folder": "inbox"})
-        assert r.json()["message"] == "54 conversations moved to Trash."
+        assert r.json()["message"] == "54 conversations moved to Trash"
         state = finish(c)
-    assert state["initialfinaldiff"]["updated"]["ui"]["snackbar"]["message"] == "54 conversations moved to Trash."
+    assert state["initialfinaldiff"]["updated"]["ui"]["snackbar"]["message"] == "54 conversations moved to Trash"
     upd = state["differences"]["emails"]["updated"]
     assert len(upd) == 54 and all(u["trash"] is True and set(u) == {"id", "trash"} for u in upd)
     assert state["initialfinaldiff"]["updated"]["email"]["emails"]["1"] == {"trash": True}
@@ -136,7 +136,7 @@ def test_form_post_redirects_and_shows_the_snackbar_once(url):
                    follow_redirects=False)
         assert r.status_code == 303 and r.headers["location"] == "/"
         page = c.get("/").text
-        assert "Conversation archived." in page and "Conversation archived." not in c.get("/").text
+        assert "Conversation archived" in page and "Conversation archived" not in c.get("/").text
         r = c.post("/do/emails", data={"payload": "{not json", "next": "https://evil.example/"}, follow_redirects=False)
         assert r.status_code == 303 and r.headers["location"].startswith("/?error=")
 
@@ -256,3 +256,18 @@ def test_halo_sites_rejects_unknown_site():
     r = subprocess.run([HALO, "sites", "--site", "gmail"], capture_output=True, text=True,
                        timeout=30)
     assert r.returncode == 2 and "no REAL-local site 'gmail'" in r.stdout
+
+
+def test_known_weak_scripts_accept_wrong_states(url, site_urls):
+    """Documents defects of REAL's own scripts (agisdk 0.3.5), seen on REAL-local: none passes a no-op, but
+    gomail-14 accepts trashing one email for "clear all visible", gomail-24 accepts trashing the whole inbox, and
+    gomail-11 accepts one of the five old emails."""
+    def graded(task, ids):
+        with client(url, f"v2.{task}") as c:
+            c.post("/api/emails", json={"action": "trash", "ids": ids})
+            return grade(get_task(task, sites="local", site_urls=site_urls), finish(c)).success
+
+    assert graded("gomail-14", ["1"])
+    assert graded("gomail-24", [str(i) for i in range(1, 57)])
+    assert graded("gomail-11", ["56"])
+    assert not graded("gomail-26", ["3", "14", "34", "40"])  # a strict one: exactly the five no-reply ids

@@ -26,7 +26,7 @@ async def test_star_forward_spam_and_label(run_episode):
         await d.click("checkbox", "Select conversation: Sales pipeline update")
         await d.click("button", "Label as", exact=True)
         await d.click("menuitem", "Clients")
-        assert d.sees('Conversation labeled "Clients".')
+        assert d.sees('Conversation labeled "Clients"')
 
     res, d = await run_episode("v2.gomail-16", flows)
     state = res.info.grade.finish_state

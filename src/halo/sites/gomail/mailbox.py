@@ -1,7 +1,7 @@
 """GoMail's behaviour on its state tree: folders, search, bulk actions, sending, labels, and REAL's ``differences``.
 
 Pure functions over the session's state dict (no HTTP), so tests can drive them directly. Snackbar wording follows
-REAL's GoMail ("54 conversations moved to Trash.", "3 conversations snoozed until ..."), which its scripts parse.
+REAL's GoMail ("54 conversations moved to Trash", "3 conversations snoozed until ..."), which its scripts parse.
 """
 
 from __future__ import annotations
@@ -172,7 +172,8 @@ def _refresh_search(state: dict[str, Any]) -> None:
 
 # ---------------------------------------------------------------- actions
 def _conv(n: int, what: str) -> str:
-    return f"Conversation {what}." if n == 1 else f"{n} conversations {what}."
+    """REAL's wording, as its scripts quote it: "54 conversations moved to Trash" (no full stop)."""
+    return f"Conversation {what}" if n == 1 else f"{n} conversations {what}"
 
 
 def snooze_label(until: str) -> str:
@@ -246,7 +247,7 @@ def apply_action(state: dict[str, Any], action: str, ids: list[str], *, until: s
         for i in ids:
             if label not in all_emails[i]["labels"]:
                 all_emails[i]["labels"] = [*all_emails[i]["labels"], label]
-        message = _conv(len(ids), f'labeled "{label}"') if len(ids) > 1 else f'Conversation labeled "{label}".'
+        message = _conv(len(ids), f'labeled "{label}"')
     else:
         raise MailError(f"unknown action {action!r}")
     if message:
@@ -326,7 +327,7 @@ def create_label(state: dict[str, Any], name: str) -> dict[str, Any]:
         raise MailError(f'The label name "{name}" already exists. Please try another name.')
     lb = {"id": str(len(labels) + 1), "label": name}
     labels.append(lb)
-    set_snackbar(state, f'Label "{name}" created.')
+    set_snackbar(state, f'Label "{name}" created')
     return lb
 
 
