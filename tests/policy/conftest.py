@@ -47,3 +47,13 @@ def tiny_model_dir(tmp_path_factory):
     result = CliRunner().invoke(app, ["model", "tiny", str(out)])
     assert result.exit_code == 0, result.output
     return out
+
+
+@pytest.fixture(scope="module")
+def one_torch_thread():
+    """Tiny-model work on one torch thread (2 threads next to busy browsers were 7x slower here); restored after."""
+    torch = pytest.importorskip("torch")
+    before = torch.get_num_threads()
+    torch.set_num_threads(1)
+    yield
+    torch.set_num_threads(before)

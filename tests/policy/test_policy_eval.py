@@ -78,7 +78,7 @@ async def test_scripted_policy_on_real_local_is_graded_by_real(tmp_path):
 
 
 @pytest.mark.ml
-def test_cli_eval_tiny_model_on_a_local_page(tiny_model_dir, page_url, tmp_path):
+def test_cli_eval_tiny_model_on_a_local_page(tiny_model_dir, page_url, tmp_path, one_torch_thread):
     from halo.cli import app
 
     r = CliRunner().invoke(app, ["eval", "--mode", "tiny", "--model", str(tiny_model_dir), "--tasks", page_url,

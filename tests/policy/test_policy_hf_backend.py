@@ -11,7 +11,7 @@ from halo.policy.base import DecodingConfig
 from halo.policy.prompt import PromptConfig
 from policy_helpers import make_obs
 
-pytestmark = pytest.mark.ml
+pytestmark = [pytest.mark.ml, pytest.mark.usefixtures("one_torch_thread")]
 torch = pytest.importorskip("torch")
 
 SMALL = PromptConfig(max_pixels=64 * 32 * 32, min_pixels=16 * 32 * 32)
