@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import base64
 import functools
 import http.server
 import json
@@ -54,7 +53,8 @@ def bench_page(rows: int = ROWS) -> str:
 <style>body{{font-family:sans-serif;margin:8px}} td{{padding:2px 6px}} button{{width:80px}}</style></head>
 <body><h1>Benchmark page</h1><nav>{nav}</nav><p id="out">no clicks yet</p>
 <table>{''.join(body)}</table>
-<script>let n=0; function hit(i){{ n++; document.getElementById('out').textContent='clicked '+i+' ('+n+' total)'; }}</script>
+<script>let n = 0;
+function hit(i) {{ n++; document.getElementById('out').textContent = 'clicked ' + i + ' (' + n + ' total)'; }}</script>
 </body></html>"""
 
 

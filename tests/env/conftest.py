@@ -20,7 +20,7 @@ class _Quiet(http.server.SimpleHTTPRequestHandler):
         pass
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _chromium_available() -> bool:
     from halo.env.browser import find_chromium
     from halo.errors import BrowserError

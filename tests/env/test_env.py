@@ -49,9 +49,9 @@ async def test_reset_observation(actions_env, pages_url):
     assert obs.screenshot[:3] == b"\xff\xd8\xff", "JPEG by default"
     assert Image.open(io.BytesIO(obs.screenshot)).size == (1280, 720)
     assert obs.image_format == "jpeg"
-    assert re.search(r'^\[\d+\] button "Count"$', obs.axtree, re.M), obs.axtree
-    assert re.search(r'^\[\d+\] textbox "Name"$', obs.axtree, re.M)
-    assert re.search(r'^\[\d+\] combobox "Color" value="Red"$', obs.axtree, re.M)
+    assert re.search(r'^\[\d+\] button "Count"$', obs.axtree, re.MULTILINE), obs.axtree
+    assert re.search(r'^\[\d+\] textbox "Name"$', obs.axtree, re.MULTILINE)
+    assert re.search(r'^\[\d+\] combobox "Color" value="Red"$', obs.axtree, re.MULTILINE)
     assert obs.url.startswith(f"{pages_url}/actions.html")
     assert (obs.goal, obs.step, obs.last_actions, obs.last_action_error) == ("exercise actions", 0, (), None)
     assert obs.task_id == "page"
@@ -274,7 +274,7 @@ async def test_ids_are_stable_across_steps(make_env, pages_url):
     assert (el(o2, "Alpha").id, el(o2, "Beta").id) == (alpha, beta)
     assert int(el(o2, "New 1").id) > max(int(i) for i in obs.elements)
     r = await env.step(A.Click(el(o2, "Clone last").id))  # a clone copies the attribute: it must get its own id
-    ids = re.findall(r"^\s*\[(\d+)\]", r.observation.axtree, re.M)
+    ids = re.findall(r"^\s*\[(\d+)\]", r.observation.axtree, re.MULTILINE)
     assert len(ids) == len(set(ids)), r.observation.axtree
     assert len([e for e in r.observation.elements.values() if e.name == "Beta"]) == 2
     # ids keep counting after a navigation: an old id never names a new element
@@ -292,7 +292,7 @@ async def test_concurrent_envs_are_isolated(make_env, pages_url):
         await env.step(A.Fill(el(o, "Who").id, who))
         return await env.step(A.Click(el(o, "Save").id))
 
-    rs = await asyncio.gather(*(save(e, o, f"user{i}") for i, (e, o) in enumerate(zip(envs, obs))))
+    rs = await asyncio.gather(*(save(e, o, f"user{i}") for i, (e, o) in enumerate(zip(envs, obs, strict=True))))
     for i, r in enumerate(rs):
         assert f'"local=user{i} cookie=user{i}"' in r.observation.axtree, r.observation.axtree
     fresh = await envs[0].reset(task)  # a new episode starts clean

@@ -102,11 +102,11 @@ class BrowserPool:
         self._browser: Any = None
         self._lock = asyncio.Lock()
 
-    async def __aenter__(self) -> "BrowserPool":
+    async def __aenter__(self) -> BrowserPool:
         await self.start()
         return self
 
-    async def __aexit__(self, *exc: Any) -> None:
+    async def __aexit__(self, *exc: object) -> None:
         await self.close()
 
     async def start(self) -> None:
@@ -161,7 +161,7 @@ class BrowserPool:
         opts = {**CONTEXT_DEFAULTS, **kw}
         try:
             return await browser.new_context(**opts)
-        except Exception as e:
+        except Exception:
             if not browser.is_connected():  # died between the check and the call: one more try
                 browser = await self._ensure_browser()
                 return await browser.new_context(**opts)

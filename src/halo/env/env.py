@@ -212,7 +212,7 @@ class BrowserEnv:
         nav = False
         with contextlib.suppress(Exception):
             nav = request.is_navigation_request()
-            if nav and request.frame == self._page.main_frame:
+            if nav and request.frame.parent_frame is None:  # a tab's own navigation (main tab or a popup)
                 self._blocked.append(request.url)
         with contextlib.suppress(Exception):
             if nav:
@@ -284,12 +284,16 @@ class BrowserEnv:
             ev.clear()
         error: str | None = None
         t0 = time.perf_counter()
-        limit = self.action_timeout_ms / 1000 + (action.time if isinstance(action, A.Wait) else 0) + 1.0
+        limit = self.action_timeout_ms / 1000 + 1.0
+        if isinstance(action, A.Wait):
+            limit += action.time
+        elif isinstance(action, (A.Type, A.Fill)):  # typing is one key event per character
+            limit += 0.005 * len(getattr(action, "text", "") or getattr(action, "value", ""))
         try:
             await asyncio.wait_for(self._ex.run(action), timeout=limit)
         except ActionFailed as e:
             error = str(e)
-        except asyncio.TimeoutError:
+        except TimeoutError:
             error = f"{action.name} did not finish within {limit:.0f} s"
         except Exception as e:  # a Playwright error: the page may be dead (checked by the caller)
             error = f"{action.name} failed: {short_error(e)}"
@@ -361,7 +365,7 @@ class BrowserEnv:
                     await self._wait_loaded()
                     continue
                 break
-            except asyncio.TimeoutError:
+            except TimeoutError:
                 raise BrowserError(f"observing the page took over {OBSERVE_TIMEOUT_S:.0f} s") from None
             except Exception as e:
                 if attempt == 3 or self._dead():

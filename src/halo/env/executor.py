@@ -3,15 +3,16 @@
 Coordinate actions use the mouse directly (``mouse.click`` ~2 ms against ~35 ms for a locator click, which waits
 for animation frames); element actions find the element by its ``data-halo-id``, scroll it into view and click
 its centre (failing fast, with what covers it, where a locator would wait 5 s); ``fill``/``select_option``/
-``press`` use Playwright's locator (they need the element itself). Failures the agent caused raise ``ActionFailed`` with a message
-for the model.
+``press`` use Playwright's locator (they need the element itself). Failures the agent caused raise
+``ActionFailed`` with a message for the model.
 """
 
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Any, Awaitable, Callable
+from typing import Any
 from urllib.parse import urljoin, urlsplit
 
 from halo.env import actions as A

@@ -11,7 +11,7 @@ import base64
 import json
 import time
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 from importlib import resources
 from typing import Any
 
@@ -25,7 +25,7 @@ SETTLE_MS = 50  # upper bound of the wait for one animation frame before reading
 REQUEST_WAIT_MS = 1500  # upper bound of the wait for fetch/XHR the last action started
 
 
-@lru_cache(maxsize=None)
+@cache
 def js(name: str) -> str:
     """A script from ``halo/env/js/`` (package data)."""
     return resources.files("halo.env").joinpath("js", name).read_text(encoding="utf-8")
