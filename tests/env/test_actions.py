@@ -103,3 +103,26 @@ def test_key_accepts_string_and_list():
 ])
 def test_playwright_key(keys, chord):
     assert A.playwright_key(keys) == chord
+
+
+# ---------------------------------------------------------------- env helpers that need no browser
+def test_offsite_pattern():
+    from halo.env.env import offsite_pattern
+
+    p = offsite_pattern("http://127.0.0.1:8701")
+    for url in ("http://127.0.0.1:8702/", "https://example.com/x", "http://127.0.0.1:87010/", "http://127.0.0.1/"):
+        assert p.search(url), url
+    for url in ("http://127.0.0.1:8701", "http://127.0.0.1:8701/", "http://127.0.0.1:8701/a?b#c",
+                "http://127.0.0.1:8701?x=1", "data:text/html,hi", "blob:http://127.0.0.1:8701/1"):
+        assert not p.search(url), url
+
+
+def test_parse_finish_html():
+    from halo.env.env import parse_finish_html
+    from halo.errors import SiteError
+
+    assert parse_finish_html('{"config": {"task_id": "v2.gomail-1"}}') == {"config": {"task_id": "v2.gomail-1"}}
+    with pytest.raises(SiteError, match="JSON inside <pre>"):
+        parse_finish_html("<html>not json</html>")
+    with pytest.raises(SiteError, match="not a JSON object"):
+        parse_finish_html("[1, 2]")

@@ -203,7 +203,7 @@ class BrowserEnv:
 
     def _on_nav_requested(self, event: dict[str, Any]) -> None:
         if event.get("disposition", "currentTab") == "currentTab" and \
-                event.get("navigationType") not in ("sameDocument",):
+                event.get("navigationType") not in ("sameDocument", "historySameDocument"):
             self._loading.set()
 
     async def _on_offsite(self, route: Any, request: Any) -> None:
