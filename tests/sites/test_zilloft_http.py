@@ -232,3 +232,13 @@ def test_reals_lenient_scripts_accept_these_wrong_episodes(urls, task):
     with HttpEpisode(urls["zilloft"], f"v2.{task}") as ep:
         LENIENT[task](ep)
         assert ep.grade(urls).success
+
+
+def test_a_request_without_config_gets_a_fresh_default_session(urls):
+    c = httpx.Client(base_url=urls["zilloft"])
+    assert c.get("/search", params={"searchQuery": "Boston"}).status_code == 200
+    fin = c.get("/finish.json").json()
+    assert fin["initialfinaldiff"]["added"]["config"]["zilloft"]["run_id"] == "0"
+    assert fin["initialfinaldiff"]["updated"]["filters"] == {"searchQuery": "Boston"}
+    assert all(not part["added"] for part in fin["differences"].values())
+    c.close()
