@@ -75,6 +75,8 @@ def test_vllm_command_enables_runtime_lora():
     assert argv[:3] == ["vllm", "serve", "Qwen/Qwen3-VL-8B-Instruct"]
     assert "--enable-lora" in argv and argv[argv.index("--max-model-len") + 1] == "16384"
     assert argv[argv.index("--gpu-memory-utilization") + 1] == "0.85"
+    assert argv[argv.index("--logprobs-mode") + 1] == "processed_logprobs"
+    assert argv[argv.index("--generation-config") + 1] == "vllm"
     assert argv[argv.index("--lora-modules") + 1] == "grpo=runs/grpo/checkpoints/latest"
     assert cmd.env == {"VLLM_ALLOW_RUNTIME_LORA_UPDATING": "True"}
     with pytest.raises(ConfigError, match="not served by vLLM"):

@@ -34,6 +34,7 @@ def vllm_command(mode: ModeConfig) -> ServeCommand:
             "--tensor-parallel-size", str(s.tensor_parallel_size),
             "--limit-mm-per-prompt", json.dumps({"image": 1, "video": 0}),
             "--generation-config", "vllm",  # sampling defaults from the request, not the hub's generation_config
+            "--logprobs-mode", "processed_logprobs",  # after temperature: log_softmax(logits / T), as hf_backend
             "--enable-lora", "--max-lora-rank", str(s.max_lora_rank), "--max-loras", str(s.max_loras)]
     if mode.adapter:
         argv += ["--lora-modules", f"{mode.lora_name or 'adapter'}={mode.adapter}"]
