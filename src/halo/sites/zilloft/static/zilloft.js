@@ -1,11 +1,14 @@
 // Zilloft: dialogs for "Request a tour" / "Contact agent", JSON form posts, the save-home heart,
-// and filters that apply as soon as a radio button or checkbox changes (as Zillow's do).
+// whole listing cards that open the listing (as on Zillow), and filters that apply as soon as a radio button or
+// checkbox changes (as Zillow's do).
 (function () {
   document.addEventListener('click', function (e) {
     var open = e.target.closest('[data-open]');
     if (open) { document.getElementById(open.dataset.open).showModal(); return; }
     var close = e.target.closest('[data-close]');
     if (close) { close.closest('dialog').close(); return; }
+    var card = e.target.closest('.hcard');
+    if (card && !e.target.closest('a, button')) { location.href = card.querySelector('a.addr').href; return; }
     var save = e.target.closest('[data-save]');
     if (save) {
       fetch('/api/saved-homes', {method: 'POST', headers: {'Content-Type': 'application/json'},
