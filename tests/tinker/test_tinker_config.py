@@ -170,3 +170,38 @@ def test_script_wrapper_accepts_original_flags():
     for flag in ("--tasks", "--num-envs", "--loss-fn", "--lora-rank", "--learning-rate", "--max-steps",
                  "--log-path", "--sites", "--max-concurrent-browsers"):
         assert flag in out.stdout
+
+
+def test_unreachable_service_fails_before_sites_or_browsers(monkeypatch, tmp_path):
+    import socket
+
+    from halo.env.browser import BrowserPool
+    from halo.sites.server import SitesServer
+
+    with socket.socket() as s:  # a loopback port nobody listens on
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    started = []
+    monkeypatch.setattr(SitesServer, "start", lambda self: started.append("sites"))
+    monkeypatch.setattr(BrowserPool, "start", lambda self: started.append("browser"))
+    monkeypatch.setenv("TINKER_API_KEY", "tml-test")
+    res = CliRunner().invoke(cli(), ["train", "tinker", "--tasks", "v2.gomail-14", "--log-path", str(tmp_path),
+                                     "--base-url", f"http://127.0.0.1:{port}"])
+    assert res.exit_code == 2, res.output
+    assert f"cannot reach Tinker at http://127.0.0.1:{port}" in " ".join(res.output.split())
+    assert started == [] and list(tmp_path.iterdir()) == []
+
+
+def test_reachable_service_passes_the_check():
+    import http.server
+    import threading
+
+    from halo.tinker.config import check_tinker_reachable
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), http.server.BaseHTTPRequestHandler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        url = f"http://127.0.0.1:{server.server_address[1]}"
+        assert check_tinker_reachable(url + "/") == url  # any HTTP answer (here 501) means reachable
+    finally:
+        server.shutdown()

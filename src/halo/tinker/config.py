@@ -44,6 +44,21 @@ def require_tinker_api_key(env: dict[str, str] | None = None) -> str:
     return key
 
 
+def check_tinker_reachable(base_url: str | None = None, timeout_s: float = 10.0) -> str:
+    """The service URL if it answers HTTP at all (any status), else ``ConfigError``: offline, the Tinker client
+    would retry for minutes without a word. Call after the key check, before starting sites or browsers."""
+    import httpx
+    from tinker.lib.base_url import resolve_base_url
+
+    url = resolve_base_url(base_url)
+    try:
+        httpx.get(url, timeout=timeout_s)
+    except httpx.HTTPError as e:
+        raise ConfigError(f"cannot reach Tinker at {url} ({type(e).__name__}: {e}); check the network or proxy, or "
+                          "set --base-url / TINKER_BASE_URL; nothing was started") from None
+    return url
+
+
 def find_rl_config(path: str | os.PathLike | None = None) -> Path | None:
     """``path``, else ``$HALO_RL_CONFIG``, else configs/rl_config.yaml here or in the source checkout."""
     if path:

@@ -6,7 +6,13 @@ from __future__ import annotations
 import asyncio
 import logging
 
-from halo.tinker.config import TinkerRunConfig, build_train_config, require_tinker_api_key, resolve_task_ids
+from halo.tinker.config import (
+    TinkerRunConfig,
+    build_train_config,
+    check_tinker_reachable,
+    require_tinker_api_key,
+    resolve_task_ids,
+)
 
 log = logging.getLogger(__name__)
 
@@ -23,9 +29,11 @@ async def _train(cfg) -> None:
 
 
 def run_training(run: TinkerRunConfig) -> None:
-    """Blocking. Raises ``MissingApiKeyError`` before anything starts when ``TINKER_API_KEY`` is unset."""
+    """Blocking. Without ``TINKER_API_KEY``, with bad task ids or with the service out of reach it raises
+    before any site or browser starts."""
     require_tinker_api_key()
-    resolve_task_ids(run.tasks, run.sites)  # bad task ids fail here, before sites and browsers
+    resolve_task_ids(run.tasks, run.sites)
+    check_tinker_reachable(run.base_url)
     from halo.eval import local_sites
 
     with local_sites(run.sites == "local") as urls:
