@@ -12,7 +12,8 @@ from halo.policy.prompt import PromptConfig
 from halo.tinker.dataset import EnvSource
 from halo.tinker.env import EpisodeSettings
 
-FAST_PROMPT = PromptConfig(max_pixels=64 * 32 * 32, min_pixels=64 * 32 * 32)  # ~64 visual tokens
+# 1280x720 -> 416x224 = 91 visual tokens: small, and above Qwen-VL processors' 65536-pixel floor (no upscaling)
+FAST_PROMPT = PromptConfig(max_pixels=96 * 32 * 32, min_pixels=64 * 32 * 32)
 
 
 def fast_source(model: str, site_urls: dict[str, str], max_turns: int = 2, stop_on_parse_error: bool = True,
