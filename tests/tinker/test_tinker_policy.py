@@ -108,3 +108,15 @@ async def test_tinker_completer_path(tiny_dir):
     ip = load_image_processor(tiny_dir)  # what the sampler counts: the image as HALO sized it
     assert images[0].expected_tokens == ip.get_number_of_image_patches(h, w, images_kwargs={}) // 4 == 13 * 7
     assert completer.temperature == 0.7  # the policy's call did not change the shared completer
+
+
+def test_tinker_mode_without_key_fails_before_loading_anything(monkeypatch):
+    from halo.policy.modes import ModeConfig
+    from halo.policy.tinker_backend import from_mode
+
+    # backend "tinker" as the mode a user would write (model_construct: the mode schema is the modes module's)
+    mode = ModeConfig.model_construct(name="qwen3vl_tinker", backend="tinker", model="Qwen/Qwen3-VL-30B-A3B-Instruct",
+                                      adapter="tinker://run-1/sampler_weights/final", decoding={}, prompt={})
+    monkeypatch.delenv("TINKER_API_KEY", raising=False)
+    with pytest.raises(ConfigError, match="TINKER_API_KEY is not set"):
+        from_mode(mode)

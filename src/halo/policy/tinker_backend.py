@@ -62,14 +62,18 @@ class TokenCompleterPolicy(PolicyBackend):
         return out
 
 
-def tinker_sampling_client(base_model: str, model_path: str | None = None, base_url: str | None = None) -> Any:
-    """Tinker's sampling client for a checkpoint (``tinker://...``) or the base model. Needs TINKER_API_KEY."""
+def _check_checkpoint(model_path: str | None) -> None:
     from halo.tinker.config import require_tinker_api_key
 
     require_tinker_api_key()
     if model_path and not model_path.startswith("tinker://"):
         raise PolicyError(f"adapter {model_path!r} is not a Tinker path (tinker://<run>/sampler_weights/<name>); "
                           "for a downloaded adapter use a vLLM or hf mode instead (docs/TINKER.md)")
+
+
+def tinker_sampling_client(base_model: str, model_path: str | None = None, base_url: str | None = None) -> Any:
+    """Tinker's sampling client for a checkpoint (``tinker://...``) or the base model. Needs TINKER_API_KEY."""
+    _check_checkpoint(model_path)
     import tinker
 
     try:
@@ -90,6 +94,10 @@ def make_tinker_policy(base_model: str, model_path: str | None = None, renderer_
     from halo.tinker.render import DEFAULT_RENDERER, load_renderer
 
     decoding = decoding or DecodingConfig()
+    _check_checkpoint(model_path)  # key and path first: the renderer may download the tokenizer
+    from halo.tinker.config import check_tinker_reachable
+
+    check_tinker_reachable(base_url)
     renderer = load_renderer(renderer_name or DEFAULT_RENDERER, base_model)
     client = tinker_sampling_client(base_model, model_path, base_url)
     completer = TinkerTokenCompleter(client, max_tokens=decoding.max_tokens, temperature=decoding.temperature)
