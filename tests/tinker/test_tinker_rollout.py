@@ -105,6 +105,21 @@ async def test_constrained_policy_acts_until_max_turns(constrained_completer, ti
     total = group.get_total_rewards()
     assert advantages[0].tolist() == pytest.approx([r - sum(total) / len(total) for r in total])
 
+    # and what its logging makes of them (images in the prompts must not trip it)
+    from tinker_cookbook.rl.metric_util import compute_trajectory_metrics
+    from tinker_cookbook.rl.rollout_logging import RolloutSummaryGroup, serialize_rollout_summaries_from_groups
+    from tinker_cookbook.rl.train import print_group
+
+    from halo.tinker.render import load_renderer
+
+    m = compute_trajectory_metrics([group], [builder.logging_tags()])
+    assert m["env/all/total_episodes"] == 2 and m["env/all/parsed"] == 1.0
+    assert m["env/all/reward/total"] == pytest.approx(sum(total) / 2)
+    print_group(group, load_renderer("qwen3_vl_instruct", tiny_dir).tokenizer)
+    records = serialize_rollout_summaries_from_groups(
+        split="train", iteration=0, groups_P=[RolloutSummaryGroup(group, builder.logging_tags(), 0)])
+    assert len(records) == 2
+
 
 async def test_scripted_solution_stops_with_success(tiny_dir, site_urls, chromium, close_slots):
     from halo.tinker.render import load_renderer
@@ -123,3 +138,31 @@ async def test_scripted_solution_stops_with_success(tiny_dir, site_urls, chromiu
     assert last.logs["action"].startswith("send_msg_to_user")
     assert all(t.metrics["action_error"] == 0 for t in traj.transitions)
     assert group.get_total_rewards()[0] == pytest.approx(sum(t.reward for t in traj.transitions))
+
+
+async def test_broken_site_is_an_error_not_a_trajectory(completer, tiny_dir, chromium, close_slots):
+    import socket
+
+    from tinker_cookbook.rl.rollout_strategy import RetryOnFailure
+
+    from halo.tinker.env import EpisodeBrokenError
+
+    with socket.socket() as s:  # GoMail "served" on a port nobody listens on
+        s.bind(("127.0.0.1", 0))
+        dead = {"gomail": f"http://127.0.0.1:{s.getsockname()[1]}"}
+    builder = BrowserGroupBuilder(TASK, 2, fast_source(tiny_dir, dead, max_concurrent=2))
+    made = []
+    make = builder.make_envs
+
+    async def spy():
+        envs = await make()
+        made.extend(envs)
+        return envs
+
+    builder.make_envs = spy
+    calls = completer.calls
+    with pytest.raises(EpisodeBrokenError, match="reset failed.*is the site running"):
+        await do_group_rollout(builder, completer, strategy=RetryOnFailure(max_retries=1))
+    assert len(made) == 4  # the group, then one retry's fresh group
+    assert made[0].slots.in_use == 0 and all(e.browser is None for e in made)
+    assert completer.calls == calls  # nothing was sampled for an episode that never started
