@@ -51,7 +51,7 @@ class ModeConfig(_Strict):
 
     name: str
     description: str = ""
-    backend: Literal["openai", "hf"]
+    backend: Literal["openai", "hf", "tinker"]
     model: str
     adapter: str | None = None
     lora_name: str | None = None  # the served name of the adapter (vLLM ``--lora-modules name=path``)
@@ -161,6 +161,10 @@ def get_mode(name: str, path: str | os.PathLike | None = None) -> ModeConfig:
 
 def make_policy(mode: ModeConfig) -> PolicyBackend:
     """The backend a mode describes (the in-process model is loaded here)."""
+    if mode.backend == "tinker":
+        from halo.policy.tinker_backend import from_mode
+
+        return from_mode(mode)
     if mode.backend == "hf":
         from halo.policy.hf_backend import HFPolicy
 
