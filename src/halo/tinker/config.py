@@ -22,7 +22,6 @@ from halo.rl.rewards import RewardConfig
 from halo.tinker.browsers import DEFAULT_MAX_CONCURRENT
 from halo.tinker.render import DEFAULT_MODEL, DEFAULT_RENDERER
 
-RL_CONFIG = "configs/rl_config.yaml"
 LOSS_FNS = ("importance_sampling", "ppo", "cispo", "dro", "gspo", "stable_reinforce")
 RECIPE_NAME = "halo_browser_rl"
 API_KEY_ENV = "TINKER_API_KEY"
@@ -60,17 +59,15 @@ def check_tinker_reachable(base_url: str | None = None, timeout_s: float = 10.0)
 
 
 def find_rl_config(path: str | os.PathLike | None = None) -> Path | None:
-    """``path``, else ``$HALO_RL_CONFIG``, else configs/rl_config.yaml here or in the source checkout."""
-    if path:
-        p = Path(path)
-        if not p.is_file():
-            raise ConfigError(f"no RL config at {p}; pass an existing --rl-config file")
-        return p
-    for c in ([Path(os.environ["HALO_RL_CONFIG"])] if os.environ.get("HALO_RL_CONFIG") else []) + \
-            [Path.cwd() / RL_CONFIG, Path(__file__).resolve().parents[3] / RL_CONFIG]:
-        if c.is_file():
-            return c
-    return None
+    """``path`` (must exist), else the default rl_config.yaml if there is one (``halo.rl.config.find_config``)."""
+    from halo.rl.config import find_config
+
+    try:
+        return find_config(path)
+    except ConfigError:
+        if path:
+            raise ConfigError(f"no RL config at {path}; pass an existing --rl-config file") from None
+        return None
 
 
 def rl_defaults(path: str | os.PathLike | None = None) -> dict[str, Any]:
