@@ -181,3 +181,45 @@ class DenseRewardCalculator:
     @property
     def milestones_reached(self) -> frozenset[str]:
         return frozenset(self._paid)
+
+
+class RewardedEnv:
+    """An env whose steps also compute the dense reward, for scripted runs (oracle checks, benchmarks, search).
+
+    Delegates everything else to the wrapped env; ``rewards`` holds one ``RewardBreakdown`` per step since reset."""
+
+    def __init__(self, env: Any, config: RewardConfig | None = None):
+        self.env = env
+        self.calc = DenseRewardCalculator(config)
+        self.rewards: list[RewardBreakdown] = []
+        self._obs: Observation | None = None
+        self._task: Any = None
+
+    async def reset(self, task: Any) -> Observation:
+        self._obs = await self.env.reset(task)
+        self._task = task
+        self.calc.reset()
+        self.rewards = []
+        return self._obs
+
+    async def step(self, action: Action) -> Any:
+        if self._obs is None:
+            raise RuntimeError("call reset() before step()")
+        res = await self.env.step(action)
+        grade = res.info.grade
+        self.rewards.append(self.calc.compute_reward(self._obs, action, res.observation, self._task, res.done,
+                                                     bool(grade and grade.success)))
+        self._obs = res.observation
+        return res
+
+    @property
+    def returns(self) -> list[float]:
+        """Cumulative return after each step."""
+        out, acc = [], 0.0
+        for r in self.rewards:
+            acc += r.total
+            out.append(acc)
+        return out
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.env, name)
