@@ -53,6 +53,8 @@ def finish(c: httpx.Client) -> dict:
     ("uber", {"48"}),  # gomail-2
     ("notification", {"3", "4", "5", "6", "17", "36", "38", "56"}),  # gomail-2's known notification ids
     ("no-reply", {"3", "14", "34", "40", "50"}),  # gomail-26
+    ("noreply", {"3", "14", "34", "40", "50"}),
+    ("no reply", {"3", "14", "34", "40", "50"}),
     ("alerts", {"12", "24", "39"}),  # gomail-21
     ("John Doe", {"1"}),  # gomail-24
     ("older_than:2m", {"52", "53", "54", "55", "56"}),  # gomail-11

@@ -48,3 +48,21 @@ async def test_compose_refuses_a_bad_address_without_leaving_the_page(run_episod
 
     res, _ = await run_episode("v2.gomail-4", bad)
     assert res.info.grade.finish_state["differences"]["emails"]["added"] == []
+
+
+async def test_compose_with_cc_by_typing_full_addresses(run_episode):
+    async def cc(d):
+        await d.click("button", "Compose")
+        await d.fill("textbox", "To recipients", "kevin.moore@example.com")
+        await d.press("textbox", "To recipients", "Enter")  # picks the highlighted suggestion
+        await d.click("button", "Add Cc recipients")
+        await d.fill("textbox", "Cc recipients", "someone.new@example.org")
+        await d.press("textbox", "Cc recipients", ",")  # not a contact: a comma makes the typed address a chip
+        await d.fill("textbox", "Subject", "Project details", exact=True)
+        await d.fill("textbox", "Message Body", "Please share the project details.")
+        await d.click("button", "Send", exact=True)
+
+    res, _ = await run_episode("v2.gomail-8", cc)
+    sent, = res.info.grade.finish_state["differences"]["emails"]["added"]
+    assert sent["to"] == ["kevin.moore@example.com"] and sent["cc"] == ["someone.new@example.org"]
+    assert not res.info.grade.success  # eval_gomail_8 wants Kevin alone: no Cc

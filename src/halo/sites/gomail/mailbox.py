@@ -131,7 +131,12 @@ def matches(e: dict[str, Any], query: Query) -> bool:
 
     people = " ".join([e["from"], e["name"], *e["to"], *e["cc"]])
     hay = " ".join([people, e["subject"], text_of(e["content"])])
-    if query.has_words and not all(has(hay, w) for w in query.has_words.split()):
+    squashed = re.sub(r"[^a-z0-9]", "", hay.lower())  # "noreply" finds "no-reply", "ups" finds "U.P.S."
+
+    def word(w: str) -> bool:
+        return has(hay, w) or (len(w) > 3 and re.sub(r"[^a-z0-9]", "", w.lower()) in squashed)
+
+    if query.has_words and not all(word(w) for w in query.has_words.split()):
         return False
     if query.sender and not has(e["from"] + " " + e["name"], query.sender):
         return False
