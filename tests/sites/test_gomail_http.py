@@ -273,3 +273,16 @@ def test_known_weak_scripts_accept_wrong_states(url, site_urls):
     assert graded("gomail-24", [str(i) for i in range(1, 57)])
     assert graded("gomail-11", ["56"])
     assert not graded("gomail-26", ["3", "14", "34", "40"])  # a strict one: exactly the five no-reply ids
+
+
+def test_undo_only_for_the_last_toolbar_action(url):
+    with client(url) as c:
+        assert c.post("/api/undo", json={}).json()["error"] == "Nothing to undo."
+        c.post("/api/emails", json={"action": "archive", "ids": ["46", "47"]})
+        c.post("/api/send", json={"to": ["jane.smith@example.com"], "subject": "x", "body": "y"})
+        assert c.post("/api/undo", json={}).status_code == 400  # sending ended the undo window
+        c.post("/api/emails", json={"action": "snooze", "ids": ["12"], "until": "2024-07-22T08:00"})
+        assert "Undo" in c.get("/").text
+        assert c.post("/api/undo", json={}).json()["message"] == "Action undone"
+        updated = finish(c)["differences"]["emails"]["updated"]
+    assert {u["id"] for u in updated} == {"46", "47"}  # the archive stays; the snooze is gone

@@ -66,3 +66,16 @@ async def test_compose_with_cc_by_typing_full_addresses(run_episode):
     sent, = res.info.grade.finish_state["differences"]["emails"]["added"]
     assert sent["to"] == ["kevin.moore@example.com"] and sent["cc"] == ["someone.new@example.org"]
     assert not res.info.grade.success  # eval_gomail_8 wants Kevin alone: no Cc
+
+
+async def test_undo_takes_back_the_last_bulk_action(run_episode):
+    async def undo(d):
+        await d.click("checkbox", "Select all", exact=True)
+        await d.click("button", "Delete", exact=True)
+        assert d.sees("50 conversations moved to Trash")
+        await d.click("button", "Undo", exact=True)
+        assert d.sees("Action undone") and not d.has("button", "Undo", exact=True)
+
+    res, _ = await run_episode("v2.gomail-14", undo)
+    state = res.info.grade.finish_state
+    assert state["differences"]["emails"]["updated"] == [] and not res.info.grade.success

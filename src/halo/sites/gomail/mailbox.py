@@ -261,6 +261,27 @@ def apply_action(state: dict[str, Any], action: str, ids: list[str], *, until: s
     return message
 
 
+UNDO_FIELDS = ("trash", "archived", "spam", "isRead", "starred", "snoozed", "snoozeUntil", "labels")
+UNDOABLE = {"trash", "untrash", "archive", "unarchive", "spam", "notspam", "read", "unread", "snooze", "unsnooze",
+            "label"}
+
+
+def snapshot(state: dict[str, Any], ids: list[str]) -> dict[str, dict[str, Any]]:
+    """The fields an action may change, for Undo."""
+    es = emails(state)
+    return {i: {f: copy.deepcopy(es[i][f]) for f in UNDO_FIELDS} for i in ids if i in es}
+
+
+def undo(state: dict[str, Any], snap: dict[str, dict[str, Any]]) -> str:
+    es = emails(state)
+    for i, fields in snap.items():
+        if i in es:
+            es[i].update(copy.deepcopy(fields))
+    set_snackbar(state, "Action undone")
+    _refresh_search(state)
+    return "Action undone"
+
+
 def open_email(state: dict[str, Any], eid: str) -> dict[str, Any]:
     e = emails(state).get(eid)
     if e is None:

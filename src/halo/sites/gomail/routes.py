@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import time
+from collections import OrderedDict
 from datetime import date
 from urllib.parse import parse_qs, quote
 from pathlib import Path
@@ -14,7 +15,7 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from starlette.routing import Route
 
-from halo.sites.core import error_page, session_of
+from halo.sites.core import Session, error_page, session_of
 from halo.sites.gomail import mailbox as mb
 from halo.sites.gomail.icons import ICONS
 from halo.sites.gomail.seed import TODAY, contacts
@@ -64,11 +65,13 @@ def _page(template: str, request: Request, **ctx: Any) -> HTMLResponse:
     s = session_of(request)
     state = s.state
     bar = state["ui"]["snackbar"]
-    snackbar = request.query_params.get("error", "")[:300] or (bar["message"] if bar.get("open") else "")
+    error = request.query_params.get("error", "")[:300]
+    snackbar = error or (bar["message"] if bar.get("open") else "")
+    can_undo = bool(snackbar and not error and _UNDO.get(s.sid))
     bar["open"] = False
     body = _env.get_template(template).render(
         user=state["user"], labels=state["settings"]["customLabels"], counts=_counts(state),
-        contacts_json=_CONTACTS_JSON, snooze_options=mb.SNOOZE_OPTIONS, snackbar=snackbar, **ctx)
+        contacts_json=_CONTACTS_JSON, snooze_options=mb.SNOOZE_OPTIONS, snackbar=snackbar, can_undo=can_undo, **ctx)
     return HTMLResponse(body)
 
 
@@ -154,7 +157,7 @@ def _api(fn):
         try:
             data = await _json(request)
             with s.lock:
-                return JSONResponse(fn(s.state, data))
+                return JSONResponse(_call(fn, s, data))
         except mb.MailError as err:
             return JSONResponse({"error": str(err)}, status_code=400)
     return handler
@@ -178,7 +181,7 @@ def _form(fn):
             if not isinstance(data, dict):
                 raise mb.MailError("the form payload must be a JSON object")
             with s.lock:
-                result = fn(s.state, data)
+                result = _call(fn, s, data)
             target = result.get("next") or nxt
         except mb.MailError as err:
             target = nxt + ("&" if "?" in nxt else "?") + "error=" + quote(str(err))
@@ -203,12 +206,40 @@ def _ids_for(state: dict[str, Any], data: dict[str, Any]) -> list[str]:
     return ids
 
 
-def _act(state: dict[str, Any], data: dict[str, Any]) -> dict[str, Any]:
+# Undo of each session's last toolbar action, kept beside the state (not in it: REAL's diff must not see it).
+_UNDO: OrderedDict[str, dict[str, Any]] = OrderedDict()
+_UNDO_MAX = 1024
+
+
+def _act(s: Session, data: dict[str, Any]) -> dict[str, Any]:
     action = data.get("action")
     if not isinstance(action, str):
         raise mb.MailError("action must be a string")
-    msg = mb.apply_action(state, action, _ids_for(state, data), until=data.get("until"), label=data.get("label"))
+    ids = _ids_for(s.state, data)
+    snap = mb.snapshot(s.state, ids) if action in mb.UNDOABLE else None
+    msg = mb.apply_action(s.state, action, ids, until=data.get("until"), label=data.get("label"))
+    _UNDO.pop(s.sid, None)
+    if snap and msg:
+        _UNDO[s.sid] = snap
+        while len(_UNDO) > _UNDO_MAX:
+            _UNDO.popitem(last=False)
     return {"ok": True, "message": msg}
+
+
+def _undo(s: Session, data: dict[str, Any]) -> dict[str, Any]:
+    snap = _UNDO.pop(s.sid, None)
+    if snap is None:
+        raise mb.MailError("Nothing to undo.")
+    return {"ok": True, "message": mb.undo(s.state, snap)}
+
+
+_act.wants_session = _undo.wants_session = True  # type: ignore[attr-defined]
+
+
+def _call(fn, s: Session, data: dict[str, Any]) -> dict[str, Any]:
+    if fn is not _act and fn is not _undo:  # any other change ends what Undo can take back
+        _UNDO.pop(s.sid, None)
+    return fn(s, data) if getattr(fn, "wants_session", False) else fn(s.state, data)
 
 
 def _send(state: dict[str, Any], data: dict[str, Any]) -> dict[str, Any]:
@@ -243,5 +274,7 @@ routes = [
     Route("/do/emails", _form(_act), methods=["POST"]),
     Route("/do/send", _form(_send), methods=["POST"]),
     Route("/do/labels", _form(_label), methods=["POST"]),
+    Route("/do/undo", _form(_undo), methods=["POST"]),
+    Route("/api/undo", _api(_undo), methods=["POST"]),
     Route("/{folder}", timed(folder_page)),
 ]

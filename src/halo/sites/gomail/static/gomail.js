@@ -35,6 +35,9 @@
     f.submit();
   }
 
+  const undoBtn = $("#snackbar-undo");
+  if (undoBtn) undoBtn.addEventListener("click", () => navPost("/do/undo", {}));
+
   // ------------------------------------------------------------ selection (list pages)
   const toolbar = $(".toolbar");
   const folder = toolbar ? toolbar.dataset.folder : "";
