@@ -13,11 +13,8 @@ os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 
 
 @pytest.fixture(scope="session")
-def tiny_dir(tmp_path_factory):
-    pytest.importorskip("torch")
-    from halo.policy.tiny import build_tiny_model
-
-    return str(build_tiny_model(tmp_path_factory.mktemp("tinker") / "tiny-qwen3vl"))
+def tiny_dir(tiny_model):
+    return tiny_model
 
 
 @pytest.fixture(scope="session")

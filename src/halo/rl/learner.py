@@ -124,7 +124,7 @@ class LoRALearner:
                                   loss_type=o.loss_type, max_tokens=max(o.max_tokens, L), ref_logprobs_BT=ref,
                                   kl_coef=o.kl_coef)
                 (out.loss / n).backward()
-                stats.loss += float(out.loss) / n
+                stats.loss += float(out.loss.detach()) / n
                 stats.clip_frac += out.clip_frac / n
                 stats.ratio_mean += out.ratio_mean / n
                 stats.kl += out.kl / n

@@ -1,0 +1,3 @@
+from halo.cli import app
+
+app()

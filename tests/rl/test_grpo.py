@@ -1,0 +1,157 @@
+"""The GRPO learner and trainer on the tiny Qwen3-VL: the update's sign, on-policy ratios, item building,
+vLLM LoRA hot-loading against a loopback fixture server, and checkpoint/resume of a killed run."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from halo.rl.advantages import group_advantages
+from halo.rl.grpo import GRPOSettings, build_items
+from halo.rl.rewards import RewardBreakdown
+from halo.rl.rollout import Episode, Step
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "tests" / "policy"))
+
+
+@pytest.fixture(scope="module")
+def policy(tiny_model):
+    torch = pytest.importorskip("torch")
+    from halo.policy.base import DecodingConfig
+    from halo.policy.hf_backend import HFPolicy
+    from halo.policy.prompt import PromptConfig
+
+    before = torch.get_num_threads()
+    torch.set_num_threads(1)
+    p = HFPolicy(tiny_model, decoding=DecodingConfig(temperature=1.0, max_tokens=24, seed=0),
+                 prompt=PromptConfig(max_pixels=4096 * 4, min_pixels=4096))
+    yield p
+    torch.set_num_threads(before)
+
+
+def _obs():
+    from policy_helpers import make_obs
+
+    return make_obs()
+
+
+@pytest.mark.ml
+def test_update_raises_positive_and_lowers_negative_advantage_samples(policy):
+    from halo.rl.learner import LoRALearner, LoRASettings, OptimSettings, TrainItem
+
+    obs = _obs()
+    prompt = policy.build_prompt(obs)
+    samples = asyncio.run(policy.sample_actions(obs, 2, 1.0))
+    learner = LoRALearner(policy, LoRASettings(rank=8, alpha=16), OptimSettings(lr=2e-2, max_tokens=24),
+                          temperature=1.0)
+    items = [TrainItem(prompt, s.token_ids, s.logprobs, adv) for s, adv in zip(samples, (1.0, -1.0))]
+    before = [sum(policy.score(prompt, [s.token_ids])[0]) for s in samples]
+    stats = learner.update(items)
+    # first update is on-policy: the trainer's logprobs equal the sampler's, so the ratio is 1 and nothing clips
+    assert stats.ratio_mean == pytest.approx(1.0, abs=1e-4) and stats.clip_frac == 0.0
+    after = [sum(policy.score(prompt, [s.token_ids])[0]) for s in samples]
+    assert after[0] > before[0] and after[1] < before[1], (before, after)
+    # a zero advantage gives no gradient (Adam's momentum still carries the last step: build_items drops such items)
+    stats = learner.update([TrainItem(prompt, samples[0].token_ids, samples[0].logprobs, 0.0)])
+    assert stats.grad_norm == 0.0 and stats.items == 1
+
+
+def _episode(ret: float, n_steps: int = 2, errored: bool = False) -> Episode:
+    from policy_helpers import make_obs
+
+    from halo.policy.parse import parse_action
+
+    ep = Episode(id=f"e{ret}", task_id="v2.gomail-4", site="gomail", errored=errored)
+    for i in range(n_steps):
+        from halo.policy.base import Sample
+
+        smp = Sample(text="x", parsed=parse_action("left_click(1, 1)"), token_ids=(1, 2), logprobs=(-0.1, -0.2))
+        ep.steps.append(Step(index=i, obs=make_obs(), prompt=object(), sample=smp,
+                             reward=RewardBreakdown(ret / n_steps, {}), next_url="", error=None))
+    return ep
+
+
+def test_build_items_uses_group_relative_advantages_and_counts_zero_variance():
+    s = GRPOSettings(group_size=3)
+    groups = [[_episode(1.0), _episode(0.0), _episode(2.0)], [_episode(0.5), _episode(0.5)],
+              [_episode(3.0), _episode(9.0, errored=True)]]
+    items, zero = build_items(groups, s)
+    assert zero == 2  # the equal pair, and the group left with one episode after dropping the errored one
+    assert sorted({it.advantage for it in items}) == sorted(set(group_advantages([1.0, 0.0, 2.0])) - {0.0})
+    assert len(items) == 4  # the mean episode (advantage 0) and zero-variance groups add nothing
+    items, zero = build_items(groups, GRPOSettings(group_size=3, skip_zero_std_groups=True))
+    assert zero == 2 and len(items) == 4
+    # per step (discount 1): returns-to-go [1, .5], [0, 0], [2, 1] minus the per-step means [1, .5]
+    step_items, _ = build_items(groups[:1], GRPOSettings(group_size=3, advantage="step"))
+    assert sorted(it.advantage for it in step_items) == pytest.approx([-1.0, -0.5, 0.5, 1.0])
+
+
+@pytest.mark.ml
+def test_lora_sync_hot_loads_versioned_adapters_into_a_vllm_speaking_server(tmp_path):
+    from policy_chat_server import FixtureChatServer
+
+    from halo.policy.openai_backend import OpenAIPolicy, ServerConfig
+    from halo.rl.lora_sync import LoraSync
+
+    server = FixtureChatServer()
+    url = server.start()
+    try:
+        async def go():
+            sampler = OpenAIPolicy(ServerConfig(base_url=url, model="base", kind="vllm", max_retries=0))
+            sync = LoraSync(sampler, prefix="halo-test")
+            n1 = await sync(1, str(tmp_path / "a1"))
+            assert server.adapters == {n1: str(tmp_path / "a1")} and sampler.server.model == n1
+            n2 = await sync(2, str(tmp_path / "a2"))
+            assert server.adapters == {n2: str(tmp_path / "a2")} and sampler.server.model == n2 != n1
+            obs = _obs()
+            await sampler.sample_actions(obs, 1, 0.7)
+            assert server.requests[-1]["model"] == n2  # requests now pick the new adapter
+            await sampler.aclose()
+        asyncio.run(go())
+    finally:
+        server.stop()
+
+
+def _metrics(run: Path) -> list[int]:
+    f = run / "metrics.jsonl"
+    return [json.loads(line)["iteration"] for line in f.read_text().splitlines()] if f.is_file() else []
+
+
+@pytest.mark.ml
+@pytest.mark.browser
+def test_killed_run_resumes_without_gaps_or_repeats(tiny_model, tmp_path):
+    """Kill `halo train grpo` (SIGKILL) after its second checkpoint, resume it, and read metrics.jsonl."""
+    page = ROOT / "tests" / "env" / "pages"
+    target = next(p for p in sorted(page.glob("*.html")) if p.name != "hang.html")
+    args = [sys.executable, "-m", "halo.cli", "train", "grpo", "--tasks", target.as_uri(), "--sites", "remote",
+            "--model", str(tiny_model), "--iterations", "5", "--group-size", "2", "--max-steps", "2",
+            "--checkpoint-every", "1", "--lora-rank", "4", "--lr", "1e-3", "--max-tokens", "24",
+            "--runs-dir", str(tmp_path), "--run-name", "r", "--save-episodes", "none"]
+    env = {**os.environ, "HF_HUB_OFFLINE": "1"}
+    proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env, cwd=ROOT)
+    run = tmp_path / "r"
+    deadline = time.monotonic() + 240
+    while time.monotonic() < deadline and proc.poll() is None:
+        if (run / "checkpoints" / "iter_000001" / "trainer_state.json").is_file():
+            break
+        time.sleep(0.2)
+    assert proc.poll() is None, f"the run ended before it could be killed: {proc.stderr.read().decode()[-2000:]}"
+    os.kill(proc.pid, signal.SIGKILL)
+    proc.wait()
+    done = _metrics(run)
+    assert done[:2] == [0, 1]
+    r = subprocess.run(args + ["--resume"], capture_output=True, text=True, env=env, cwd=ROOT, timeout=400)
+    assert r.returncode == 0, r.stdout[-2000:] + r.stderr[-2000:]
+    assert "resuming" in r.stdout
+    assert _metrics(run) == [0, 1, 2, 3, 4]
+    assert (run / "checkpoints" / "latest").resolve().name == "iter_000004"
+    assert (run / "checkpoints" / "latest" / "adapter_model.safetensors").is_file()
