@@ -55,3 +55,16 @@ async def test_editor_reopens_with_the_reason_when_a_date_is_unreadable(run_epis
 
     res, _ = await run_episode("v2.gocalendar-12", bad)
     assert res.info.grade.finish_state["differences"]["events"]["added"] == {}
+
+
+async def test_undo_brings_a_deleted_event_back(run_episode):
+    async def undo(d):
+        await d.click("button", "Dinner with Friends")
+        await d.click("button", "Delete event", exact=True)
+        assert not d.has("button", "Dinner with Friends") and d.sees("Event deleted")
+        await d.click("button", "Undo", exact=True)
+        assert d.has("button", "Dinner with Friends")
+
+    res, _ = await run_episode("v2.gocalendar-10", undo)
+    g = res.info.grade
+    assert g.finish_state["differences"]["events"]["deleted"] == {} and not g.success

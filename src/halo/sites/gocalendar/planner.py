@@ -122,6 +122,17 @@ def delete_event(state: dict[str, Any], eid: str) -> dict[str, Any]:
     return ev
 
 
+def undo_delete(state: dict[str, Any]) -> dict[str, Any]:
+    """The snackbar's Undo: the last deleted event comes back (and leaves ``deletedEvents``)."""
+    deleted = state["calendar"]["deletedEvents"]
+    if not deleted or deleted[-1].get("id") in events(state):
+        raise CalendarError("Nothing to undo.")
+    ev = deleted.pop()
+    events(state)[ev["id"]] = ev
+    set_snackbar(state, "Event restored")
+    return ev
+
+
 def create_task(state: dict[str, Any], data: dict[str, Any]) -> dict[str, Any]:
     try:
         d = parse_date(_text(data, "date") or "")

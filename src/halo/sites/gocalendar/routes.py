@@ -131,6 +131,7 @@ def render_view(request: Request, view: str, d: date) -> Response:
         today_href=_href(view, TODAY), href=_href, label=label, hours=range(24), hour_px=HOUR_PX,
         mini=_mini(d), calendars=CALENDARS, tasks_color=TASKS_COLOR, times_json=_TIMES_JSON,
         repeats=pl.REPEATS, fmt_time=fmt_time, month=d.month, snackbar=snackbar,
+        can_undo=snackbar == "Event deleted" and not error,
         draft_json=_script_json({"values": json.loads(draft), "error": error}) if _is_json(draft) else "null",
         default_date=(d if view != "week" or lo <= TODAY <= hi else lo).strftime("%A, %B %-d, %Y"),
     )
@@ -219,6 +220,7 @@ _CHANGES = {
     "task": lambda st, p, d: {"task": pl.create_task(st, d)},
     "done": lambda st, p, d: {"task": pl.set_task_done(st, p["tid"], d.get("done", True))},
     "task_delete": lambda st, p, d: {"task": pl.delete_task(st, p["tid"])},
+    "undo": lambda st, p, d: {"event": pl.undo_delete(st)},
 }
 
 routes = [
@@ -228,6 +230,8 @@ routes = [
     Route("/do/tasks", _form(_CHANGES["task"], editor=True), methods=["POST"]),
     Route("/do/tasks/{tid}/done", _form(_CHANGES["done"]), methods=["POST"]),
     Route("/do/tasks/{tid}/delete", _form(_CHANGES["task_delete"]), methods=["POST"]),
+    Route("/do/undo", _form(_CHANGES["undo"]), methods=["POST"]),
+    Route("/api/undo", _api(_CHANGES["undo"]), methods=["POST"]),
     Route("/", timed(home)),
     Route("/r/{view}/{y}/{m}/{d}", timed(view_page)),
     Route("/api/events", _api(_CHANGES["create"]), methods=["POST"]),

@@ -35,6 +35,9 @@
     f.submit();
   }
 
+  const undoBtn = $("#snackbar-undo");
+  if (undoBtn) undoBtn.addEventListener("click", () => navPost("/do/undo", {}));
+
   // ------------------------------------------------------------ scrolling, menus, calendar toggles
   const scroller = $("#scroller");
   if (scroller) scroller.scrollTop = 7 * 48;
