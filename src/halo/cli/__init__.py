@@ -18,6 +18,7 @@ COMMAND_MODULES = [
     "halo.cli.sites_cmd",
     "halo.cli.train_cmd",
     "halo.cli.demo_cmd",
+    "halo.cli.report_cmd",
 ]
 
 for _name in COMMAND_MODULES:

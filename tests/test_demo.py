@@ -1,0 +1,29 @@
+"""`halo demo` end to end at a small size: REAL-local, the tiny model, eval before/after, GRPO, report."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from typer.testing import CliRunner
+
+from halo.cli import app
+
+pytestmark = [pytest.mark.ml, pytest.mark.browser]
+
+
+def test_demo_runs_end_to_end_and_writes_its_report(tiny_model, tmp_path):
+    r = CliRunner().invoke(app, ["demo", "--tasks", "v2.gomail-4", "--iterations", "1", "--group-size", "2",
+                                 "--eval-episodes", "1", "--model-dir", tiny_model, "--runs-dir", str(tmp_path),
+                                 "--run-name", "d"])
+    assert r.exit_code == 0, r.output
+    run = tmp_path / "d"
+    metrics = [json.loads(x) for x in (run / "metrics.jsonl").read_text().splitlines()]
+    assert [m["iteration"] for m in metrics] == [0] and metrics[0]["episodes"] % 2 == 0  # groups of 2
+    assert metrics[0]["action_validity"] == 1.0  # grammar-constrained: every reply is an action
+    for phase in ("eval_before", "eval_after"):
+        assert json.loads((run / phase / "metrics.jsonl").read_text().splitlines()[-1])["episodes"] == 1
+    html = (run / "report.html").read_text()
+    assert "Evaluation before and after training" in html and "Best episode" in html
+    assert (run / "checkpoints" / "latest" / "adapter_model.safetensors").is_file()
+    assert "report:" in r.output

@@ -1,0 +1,43 @@
+"""report.html from a run directory: curves, iterations, filmstrips, and clear errors for non-runs."""
+
+from __future__ import annotations
+
+import json
+
+from typer.testing import CliRunner
+
+from halo.cli import app
+
+
+def _run_dir(tmp_path):
+    run = tmp_path / "r"
+    (run / "episodes" / "e1").mkdir(parents=True)
+    (run / "config.yaml").write_text("command: train grpo\ntasks: [v2.gomail-4]\n")
+    with open(run / "metrics.jsonl", "w") as f:
+        for i, r in enumerate((0.1, 0.4, 0.9)):
+            f.write(json.dumps({"iteration": i, "mean_reward": r, "reward_std": 0.1, "frac_reward_zero_std": 0.0,
+                                "success_rate": 0.0, "action_validity": 1.0, "episode_length": 3, "tokens": 10,
+                                "loss": 0.01}) + "\n")
+        f.write('{"iteration": 3, "mean_rew')  # a line cut by a kill
+    (run / "episodes" / "e1" / "step_000.jpg").write_bytes(b"\xff\xd8\xff")
+    lines = [{"type": "step", "step": 0, "action": {"action": "left_click", "x": 5, "y": 9}, "reward": 0.3,
+              "reward_parts": {"valid_action": 0.1, "milestone/compose_opened": 0.3}, "error": None,
+              "screenshot": "e1/step_000.jpg"},
+             {"type": "episode", "task_id": "v2.gomail-4", "dense_return": 0.3, "success": False, "steps": 1,
+              "milestones": ["compose_opened"], "errored": False}]
+    (run / "episodes" / "e1.jsonl").write_text("".join(json.dumps(x) + "\n" for x in lines))
+    return run
+
+
+def test_report_has_curves_table_and_filmstrip(tmp_path):
+    run = _run_dir(tmp_path)
+    r = CliRunner().invoke(app, ["report", str(run)])
+    assert r.exit_code == 0, r.output
+    html = (run / "report.html").read_text()
+    assert html.count("data:image/png;base64,") == 4  # the four curves
+    assert "0.900" in html and "compose_opened" in html and 'src="episodes/e1/step_000.jpg"' in html
+
+
+def test_report_refuses_a_directory_that_is_not_a_run(tmp_path):
+    r = CliRunner().invoke(app, ["report", str(tmp_path)])
+    assert r.exit_code == 2 and "not a HALO run directory" in r.output
