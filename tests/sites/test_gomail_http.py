@@ -286,3 +286,16 @@ def test_undo_only_for_the_last_toolbar_action(url):
         assert c.post("/api/undo", json={}).json()["message"] == "Action undone"
         updated = finish(c)["differences"]["emails"]["updated"]
     assert {u["id"] for u in updated} == {"46", "47"}  # the archive stays; the snooze is gone
+
+
+def test_drafts_save_update_and_discard(url):
+    with client(url) as c:
+        d = c.post("/api/draft", json={"to": ["x@example.com"], "subject": "hello"}).json()
+        assert d["id"] == "57" and "Draft" in c.get("/drafts").text
+        assert c.get("/drafts", params={"draft": "57"}).text.count('"subject": "hello"') == 1
+        c.post("/api/draft", json={"subject": "hello again", "draftId": "57"})
+        e = finish(c)["differences"]["emails"]["added"][0]
+        assert e["draft"] is True and e["sent"] is False and e["subject"] == "hello again"
+        assert c.post("/api/draft", json={"draftId": "5"}).status_code == 400  # not a draft
+        r = c.post("/do/discard", data={"payload": json.dumps({"draftId": "57"}), "next": "/drafts"})
+        assert r.status_code == 200 and finish(c)["differences"]["emails"]["added"] == []

@@ -79,3 +79,24 @@ async def test_undo_takes_back_the_last_bulk_action(run_episode):
     res, _ = await run_episode("v2.gomail-14", undo)
     state = res.info.grade.finish_state
     assert state["differences"]["emails"]["updated"] == [] and not res.info.grade.success
+
+
+async def test_closing_compose_saves_a_draft_that_can_be_sent_later(run_episode):
+    async def draft(d):
+        await d.click("button", "Compose")
+        await d.fill("textbox", "To recipients", "brian")
+        await d.click("option", "Brian King")
+        await d.fill("textbox", "Subject", "Meeting notes", exact=True)
+        await d.click("button", "Save & close")
+        assert d.sees("Draft saved")
+        await d.click("link", "Drafts")
+        await d.click("link", "Draft Meeting notes")
+        assert d.find("textbox", "Subject", exact=True).value == "Meeting notes"
+        await d.fill("textbox", "Message Body", "Could you send me the meeting notes?")
+        await d.click("button", "Send", exact=True)
+        assert d.sees("Message sent")
+
+    res, _ = await run_episode("v2.gomail-18", draft)
+    sent, = res.info.grade.finish_state["differences"]["emails"]["added"]
+    assert sent["sent"] is True and sent["draft"] is False and sent["to"] == ["brian.king@example.com"]
+    assert res.info.grade.success

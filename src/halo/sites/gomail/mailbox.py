@@ -317,29 +317,73 @@ def parse_recipients(values: list[str] | str | None, field: str) -> list[str]:
     return out
 
 
-def send(state: dict[str, Any], *, to: Any, cc: Any = None, bcc: Any = None, subject: str = "", body: str = "",
-         reply_to: str | None = None) -> dict[str, Any]:
-    """Send a new message (or a reply to ``reply_to``): a new sent email, REAL's ``differences.emails.added``."""
-    to_l, cc_l, bcc_l = parse_recipients(to, "To"), parse_recipients(cc, "Cc"), parse_recipients(bcc, "Bcc")
-    if not (to_l or cc_l or bcc_l):
-        raise MailError("Please specify at least one recipient.")
-    if reply_to is not None and reply_to not in emails(state):
-        raise MailError(f"no email with id {reply_to!r} to reply to")
+def _message(state: dict[str, Any], eid: str, *, to: list[str], cc: list[str], bcc: list[str], subject: Any,
+             body: Any, draft: bool, reply_to: str | None) -> dict[str, Any]:
     paragraphs = [html.escape(line) for line in str(body or "").splitlines()]
     user = state["user"]
     e = {
-        "id": _next_id(state), "from": user["email"], "name": user["name"], "to": to_l, "cc": cc_l, "bcc": bcc_l,
+        "id": eid, "from": user["email"], "name": user["name"], "to": to, "cc": cc, "bcc": bcc,
         "subject": str(subject or "").strip(), "content": "".join(f"<p>{p}</p>" for p in paragraphs) or "<p></p>",
-        "date": TODAY, "time": "09:30", "sent": True, "draft": False, "isRead": True, "starred": False,
+        "date": TODAY, "time": "09:30", "sent": not draft, "draft": draft, "isRead": True, "starred": False,
         "trash": False, "archived": False, "spam": False, "isReply": reply_to is not None, "snoozed": False,
         "scheduled": False, "snoozeUntil": None, "replies": [], "labels": [],
     }
     if reply_to is not None:
         e["inReplyTo"] = reply_to
-    emails(state)[e["id"]] = e
+    return e
+
+
+def _draft_id(state: dict[str, Any], draft_id: Any) -> str | None:
+    if draft_id in (None, ""):
+        return None
+    e = emails(state).get(str(draft_id))
+    if e is None or not e["draft"]:
+        raise MailError(f"no draft with id {draft_id!r}; it may have been sent or discarded")
+    return str(draft_id)
+
+
+def send(state: dict[str, Any], *, to: Any, cc: Any = None, bcc: Any = None, subject: str = "", body: str = "",
+         reply_to: str | None = None, draft_id: Any = None) -> dict[str, Any]:
+    """Send a new message (or a reply to ``reply_to``, or a saved draft): REAL's ``differences.emails.added``."""
+    to_l, cc_l, bcc_l = parse_recipients(to, "To"), parse_recipients(cc, "Cc"), parse_recipients(bcc, "Bcc")
+    if not (to_l or cc_l or bcc_l):
+        raise MailError("Please specify at least one recipient.")
+    if reply_to is not None and reply_to not in emails(state):
+        raise MailError(f"no email with id {reply_to!r} to reply to")
+    eid = _draft_id(state, draft_id) or _next_id(state)
+    e = _message(state, eid, to=to_l, cc=cc_l, bcc=bcc_l, subject=subject, body=body, draft=False,
+                 reply_to=reply_to)
+    emails(state)[eid] = e
     set_snackbar(state, "Message sent")
     _refresh_search(state)
     return e
+
+
+def save_draft(state: dict[str, Any], *, to: Any = None, cc: Any = None, bcc: Any = None, subject: str = "",
+               body: str = "", draft_id: Any = None) -> dict[str, Any] | None:
+    """Gmail saves what the compose window holds when it is closed; an empty window saves nothing."""
+    lists = []
+    for values in (to, cc, bcc):
+        vals = values if isinstance(values, list) else re.split(r"[,;]", str(values or ""))
+        lists.append([str(v).strip() for v in vals if str(v).strip()])
+    eid = _draft_id(state, draft_id)
+    if not any(lists) and not str(subject or "").strip() and not str(body or "").strip():
+        if eid is not None:
+            del emails(state)[eid]
+        return None
+    eid = eid or _next_id(state)
+    e = _message(state, eid, to=lists[0], cc=lists[1], bcc=lists[2], subject=subject, body=body, draft=True,
+                 reply_to=None)
+    emails(state)[eid] = e
+    set_snackbar(state, "Draft saved")
+    return e
+
+
+def discard_draft(state: dict[str, Any], draft_id: Any) -> None:
+    eid = _draft_id(state, draft_id)
+    if eid is not None:
+        del emails(state)[eid]
+    set_snackbar(state, "Draft discarded")
 
 
 def create_label(state: dict[str, Any], name: str) -> dict[str, Any]:

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import html
 import json
+import re
 import time
 from collections import OrderedDict
 from datetime import date
@@ -91,7 +93,20 @@ def _list(request: Request, *, folder: str, title: str, items: list[dict[str, An
     start = (page - 1) * mb.PAGE_SIZE
     shown = items[start:start + mb.PAGE_SIZE]
     return _page("list.html", request, folder=folder, title=title, items=shown, total=total, page=page,
-                 pages=pages, first=start + 1 if total else 0, last=start + len(shown), query=query, label=label)
+                 pages=pages, first=start + 1 if total else 0, last=start + len(shown), query=query, label=label,
+                 open_draft=_open_draft(request))
+
+
+def _open_draft(request: Request) -> str:
+    """``?draft=<id>`` opens that saved draft in the compose window (JSON for the page's script, or "null")."""
+    eid = request.query_params.get("draft")
+    e = mb.emails(session_of(request).state).get(eid or "")
+    if not e or not e["draft"]:
+        return "null"
+    data = {"id": e["id"], "to": e["to"], "cc": e["cc"], "bcc": e["bcc"], "subject": e["subject"],
+            "body": "\n".join(p for p in re.findall(r"<p>(.*?)</p>", e["content"]))}
+    data["body"] = html.unescape(data["body"])
+    return json.dumps(data).replace("<", "\\u003c").replace(">", "\\u003e")
 
 
 async def folder_page(request: Request) -> Response:
@@ -244,8 +259,19 @@ def _call(fn, s: Session, data: dict[str, Any]) -> dict[str, Any]:
 
 def _send(state: dict[str, Any], data: dict[str, Any]) -> dict[str, Any]:
     e = mb.send(state, to=data.get("to"), cc=data.get("cc"), bcc=data.get("bcc"), subject=data.get("subject", ""),
-                body=data.get("body", ""), reply_to=data.get("replyTo"))
+                body=data.get("body", ""), reply_to=data.get("replyTo"), draft_id=data.get("draftId"))
     return {"ok": True, "id": e["id"], "message": "Message sent"}
+
+
+def _draft(state: dict[str, Any], data: dict[str, Any]) -> dict[str, Any]:
+    e = mb.save_draft(state, to=data.get("to"), cc=data.get("cc"), bcc=data.get("bcc"),
+                      subject=data.get("subject", ""), body=data.get("body", ""), draft_id=data.get("draftId"))
+    return {"ok": True, "id": e["id"] if e else None, "message": state["ui"]["snackbar"]["message"]}
+
+
+def _discard(state: dict[str, Any], data: dict[str, Any]) -> dict[str, Any]:
+    mb.discard_draft(state, data.get("draftId"))
+    return {"ok": True, "message": "Draft discarded"}
 
 
 def _label(state: dict[str, Any], data: dict[str, Any]) -> dict[str, Any]:
@@ -275,6 +301,9 @@ routes = [
     Route("/do/send", _form(_send), methods=["POST"]),
     Route("/do/labels", _form(_label), methods=["POST"]),
     Route("/do/undo", _form(_undo), methods=["POST"]),
+    Route("/do/draft", _form(_draft), methods=["POST"]),
+    Route("/do/discard", _form(_discard), methods=["POST"]),
+    Route("/api/draft", _api(_draft), methods=["POST"]),
     Route("/api/undo", _api(_undo), methods=["POST"]),
     Route("/{folder}", timed(folder_page)),
 ]

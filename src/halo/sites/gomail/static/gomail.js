@@ -22,7 +22,7 @@
   // `next`: what the page shows afterwards is always the session's state.
   function here() {
     const u = new URL(window.location.href);
-    u.searchParams.delete("error");
+    u.searchParams.delete("error"); u.searchParams.delete("draft");
     return u.pathname + u.search;
   }
   function navPost(url, data, next) {
@@ -216,21 +216,44 @@
     $$(".recip-row[data-field=cc], .recip-row[data-field=bcc]", compose).forEach(r => { r.hidden = true; });
     $("#compose-error").textContent = "";
   }
+  let draftId = null;  // set when a saved draft is open in the window
+  function composeData() {
+    return {
+      to: recipients($(".recip-row[data-field=to]", compose)), cc: recipients($(".recip-row[data-field=cc]", compose)),
+      bcc: recipients($(".recip-row[data-field=bcc]", compose)), subject: $("#compose-subject").value,
+      body: $("#compose-body").value, draftId: draftId,
+    };
+  }
   $("#compose-open").addEventListener("click", openCompose);
-  $("#compose-close").addEventListener("click", () => { compose.hidden = true; });
-  $("#compose-discard").addEventListener("click", () => { resetCompose(); compose.hidden = true; showSnackbar("Draft discarded."); });
+  $("#compose-close").addEventListener("click", () => {  // Gmail keeps what was written as a draft
+    const d = composeData();
+    const empty = !d.to.length && !d.cc.length && !d.bcc.length && !d.subject.trim() && !d.body.trim();
+    if (empty && !draftId) { compose.hidden = true; return; }
+    navPost("/do/draft", d);
+  });
+  $("#compose-discard").addEventListener("click", () => {
+    if (draftId) { navPost("/do/discard", { draftId: draftId }); return; }
+    resetCompose(); compose.hidden = true; showSnackbar("Draft discarded");
+  });
   $("#cc-open").addEventListener("click", () => { const r = $(".recip-row[data-field=cc]", compose); r.hidden = false; $("input", r).focus(); });
   $("#bcc-open").addEventListener("click", () => { const r = $(".recip-row[data-field=bcc]", compose); r.hidden = false; $("input", r).focus(); });
   $("#compose-send").addEventListener("click", () => {
-    const data = {
-      to: recipients($(".recip-row[data-field=to]", compose)), cc: recipients($(".recip-row[data-field=cc]", compose)),
-      bcc: recipients($(".recip-row[data-field=bcc]", compose)), subject: $("#compose-subject").value,
-      body: $("#compose-body").value,
-    };
+    const data = composeData();
     const problem = checkRecipients([data.to, data.cc, data.bcc]);
     if (problem) { $("#compose-error").textContent = problem; return; }
     navPost("/do/send", data);
   });
+  const saved = JSON.parse($("#open-draft").textContent);
+  if (saved) {  // a draft opened from the Drafts folder
+    draftId = saved.id;
+    for (const field of ["to", "cc", "bcc"]) {
+      const row = $(".recip-row[data-field=" + field + "]", compose);
+      if (saved[field].length) row.hidden = false;
+      saved[field].forEach(a => { const c = CONTACTS.find(x => x.email === a); addChip(row, a, c ? c.name : null); });
+    }
+    $("#compose-subject").value = saved.subject; $("#compose-body").value = saved.body;
+    compose.hidden = false;
+  }
 
   // ------------------------------------------------------------ reply / forward (email page)
   const replyBox = $("#reply-box");
