@@ -142,7 +142,7 @@ class GymDriver:
     async def _step(self, action: str):
         loop = asyncio.get_running_loop()
         t = time.perf_counter()
-        self.obs, reward, done, trunc, info = await loop.run_in_executor(self.pool, self.env.step, action)
+        self.obs, reward, _done, _trunc, _info = await loop.run_in_executor(self.pool, self.env.step, action)
         self.step_s += time.perf_counter() - t
         self.steps += 1
         self.reward = reward
@@ -217,9 +217,9 @@ async def run_gym(task_ids, url, slow_mo):
 
 
 async def run_halo(task_ids, urls):
-    from conftest import Driver
     from oracles_gomail import ORACLES
 
+    from conftest import Driver
     from halo.env.browser import BrowserPool
     from halo.env.env import BrowserEnv
     from halo.tasks import get_task
@@ -289,7 +289,7 @@ def main() -> None:
     from halo.sites.server import SitesServer
 
     with SitesServer(("gomail", "gocalendar")) as urls:
-        result = {"machine": {"python": platform.python_version(), "cpus": os.cpu_count()},
+        result = {"machine": {"python": platform.python_version(), "cpus": os.cpu_count(), "loadavg_at_start": os.getloadavg()},
                   "latency": latency(urls, args.rounds), "memory": memory_per_session(),
                   "env_comparison_gomail": asyncio.run(compare(urls, args.shipped_tasks, args.tasks))}
     Path(args.out).parent.mkdir(parents=True, exist_ok=True)

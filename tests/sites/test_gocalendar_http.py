@@ -12,13 +12,13 @@ from datetime import date, time
 
 import httpx
 import pytest
+from test_gomail_http import server_ms
 
 from conftest import site_url
 from halo.sites.gocalendar import planner as pl
 from halo.sites.gocalendar.seed import seed
 from halo.sites.gocalendar.timeutil import from_utc_iso, parse_date, parse_time, to_utc_iso
 from halo.tasks import get_task, grade
-from test_gomail_http import server_ms
 
 
 @pytest.fixture(scope="module")
@@ -35,7 +35,7 @@ def client(url: str, task_id: str | None = "v2.gocalendar-4"):
 
 
 def finish(c: httpx.Client) -> dict:
-    m = re.search(r"<pre>(.*)</pre>", c.get("/finish").text, re.S)
+    m = re.search(r"<pre>(.*)</pre>", c.get("/finish").text, re.DOTALL)
     assert m
     return json.loads(html.unescape(m.group(1)))
 

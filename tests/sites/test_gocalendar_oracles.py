@@ -4,9 +4,9 @@ REAL-local and graded by agisdk's own eval_gocalendar_*.py (SUCCESS); untouched,
 from __future__ import annotations
 
 import pytest
+from oracles_gocalendar import ORACLES
 
 from halo.tasks import list_tasks
-from oracles_gocalendar import ORACLES
 
 pytestmark = pytest.mark.browser
 GOCALENDAR_TASKS = [t.id for t in list_tasks("v2", "gocalendar")]

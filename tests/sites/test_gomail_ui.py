@@ -28,7 +28,7 @@ async def test_star_forward_spam_and_label(run_episode):
         await d.click("menuitem", "Clients")
         assert d.sees('Conversation labeled "Clients"')
 
-    res, d = await run_episode("v2.gomail-16", flows)
+    res, _ = await run_episode("v2.gomail-16", flows)
     state = res.info.grade.finish_state
     updated = {u["id"]: u for u in state["differences"]["emails"]["updated"]}
     assert updated["46"]["starred"] is True  # newest inbox email: Sarah Johnson's

@@ -36,7 +36,7 @@ def register(app: typer.Typer) -> None:
         for name in chosen:
             try:
                 load_spec(name)
-            except Exception as e:  # a site that does not import must not stop the others
+            except Exception as e:  # noqa: BLE001 - a site that does not import must not stop the others
                 broken.append(name)
                 console.print(f"[yellow]skipping {name}: it does not import ({type(e).__name__}: {e})[/yellow]")
         chosen = [s for s in chosen if s not in broken]

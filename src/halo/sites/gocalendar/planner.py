@@ -239,16 +239,11 @@ def _layout(occs: list[Occurrence]) -> None:
             by_day.setdefault(o.day, []).append(o)
     for day_occs in by_day.values():
         cluster: list[Occurrence] = []
-        cluster_end = None
+        cluster_end: datetime | None = None
         col_ends: list[datetime] = []
-
-        def close() -> None:
-            for c in cluster:
-                c.cols = max(1, len(col_ends))
-
         for o in day_occs:
             if cluster_end is not None and o.start >= cluster_end:
-                close()
+                _close(cluster, len(col_ends))
                 cluster, col_ends, cluster_end = [], [], None
             for i, end in enumerate(col_ends):
                 if end <= o.start:
@@ -259,7 +254,12 @@ def _layout(occs: list[Occurrence]) -> None:
                 col_ends.append(o.end)
             cluster.append(o)
             cluster_end = o.end if cluster_end is None else max(cluster_end, o.end)
-        close()
+        _close(cluster, len(col_ends))
+
+
+def _close(cluster: list[Occurrence], cols: int) -> None:
+    for c in cluster:
+        c.cols = max(1, cols)
 
 
 # ---------------------------------------------------------------- REAL's differences

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import json
 from datetime import date, timedelta
-from urllib.parse import parse_qs, urlencode
 from pathlib import Path
 from typing import Any
+from urllib.parse import parse_qs, urlencode
 
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 from starlette.requests import Request

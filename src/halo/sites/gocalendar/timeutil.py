@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import re
-from datetime import date, datetime, time, timedelta, timezone
+from datetime import UTC, date, datetime, time, timedelta
 from zoneinfo import ZoneInfo
 
 TZ = ZoneInfo("America/Los_Angeles")
@@ -15,12 +15,12 @@ MONTHS = ["january", "february", "march", "april", "may", "june", "july", "augus
 
 def to_utc_iso(d: date, t: time = time(0, 0)) -> str:
     local = datetime.combine(d, t, tzinfo=TZ)
-    return local.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.000Z")
+    return local.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.000Z")
 
 
 def from_utc_iso(s: str) -> datetime:
     """Local (Pacific) datetime of a stored UTC timestamp."""
-    return datetime.fromisoformat(s.replace("Z", "+00:00")).astimezone(TZ)
+    return datetime.fromisoformat(s).astimezone(TZ)  # Python 3.11 reads the trailing Z
 
 
 def fmt_time(t: time | datetime) -> str:

@@ -8,9 +8,9 @@ import re
 import time
 from collections import OrderedDict
 from datetime import date
-from urllib.parse import parse_qs, quote
 from pathlib import Path
 from typing import Any
+from urllib.parse import parse_qs, quote
 
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 from starlette.requests import Request

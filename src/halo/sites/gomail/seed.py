@@ -21,8 +21,8 @@ USER = {"name": "Sam Taylor", "email": "sam.taylor@example.com"}
 _E = tuple[str | None, str, str, tuple[str, ...], str, str, bool, bool]
 _RAW: dict[str, _E] = {
     "1": ("John Doe", "john.doe@example.com", "Quarterly planning meeting",
-          ("Hi Sam,", "Can we schedule the quarterly planning meeting for next week? Let me know which day works "
-           "best for you.", "Thanks,", "John"), "2024-06-02", "09:14", False, False),
+          ("Hi Sam,", ("Can we schedule the quarterly planning meeting for next week? Let me know which day works "
+                       "best for you."), "Thanks,", "John"), "2024-06-02", "09:14", False, False),
     "2": ("Ashley Campbell", "ashley.campbell@example.com", "Team dinner next Friday",
           ("Hey Sam!", "We're organizing a team dinner next Friday at 7 PM at Olive Garden. I hope you can make it.",
            "Ashley"), "2024-06-03", "18:02", False, True),
@@ -57,8 +57,8 @@ _RAW: dict[str, _E] = {
     "13": ("Initech Support Team", "support@initech.example.com", "Support Team: scheduled maintenance window",
            ("We will perform maintenance on Saturday from 1 AM to 3 AM PT.",), "2024-06-14", "17:55", False, False),
     "14": ("Google", "no-reply@accounts.google.com", "Security check: new sign-in on Mac",
-           ("We noticed a new sign-in to your Google Account on a Mac device.", "If this was you, you don't "
-            "need to do anything."), "2024-06-15", "06:48", False, True),
+           ("We noticed a new sign-in to your Google Account on a Mac device.",
+            "If this was you, you don't need to do anything."), "2024-06-15", "06:48", False, True),
     "15": ("Umbrella Support", "support@umbrella.example.com", "Re: Support inquiry about API limits",
            ("The default API limit is 1,000 requests per minute. We can raise it on request.",),
            "2024-06-16", "10:30", False, False),
