@@ -155,3 +155,17 @@ def test_killed_run_resumes_without_gaps_or_repeats(tiny_model, tmp_path):
     assert _metrics(run) == [0, 1, 2, 3, 4]
     assert (run / "checkpoints" / "latest").resolve().name == "iter_000004"
     assert (run / "checkpoints" / "latest" / "adapter_model.safetensors").is_file()
+
+
+@pytest.mark.ml
+def test_vision_placeholders_are_never_sampled_and_never_trained_on(policy):
+    from halo.rl.learner import LoRALearner, LoRASettings, OptimSettings, TrainItem
+
+    assert len(policy.vision_ids) == 4
+    obs = _obs()
+    samples = asyncio.run(policy.sample_actions(obs, 8, 1.0))
+    assert not any(policy.vision_ids.intersection(s.token_ids) for s in samples)
+    learner = LoRALearner(policy, LoRASettings(rank=4, alpha=8), OptimSettings(lr=1e-3), temperature=1.0)
+    bad = (*samples[0].token_ids[:2], next(iter(policy.vision_ids)))
+    stats = learner.update([TrainItem(policy.build_prompt(obs), bad, (-1.0,) * len(bad), 1.0)])
+    assert stats.items == 0 and stats.extra["dropped_items"] == 1.0

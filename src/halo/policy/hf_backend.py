@@ -86,6 +86,19 @@ def token_logprobs(model: Any, batch: TrainingBatch, temperature: float = 1.0):
     return lp * batch.mask_BT
 
 
+VISION_TOKENS = ("<|image_pad|>", "<|video_pad|>", "<|vision_start|>", "<|vision_end|>")
+
+
+def vision_token_ids(tokenizer: Any) -> frozenset[int]:
+    """Ids of Qwen-VL's vision placeholders: never sampled, and never trained on as completion tokens."""
+    ids = set()
+    for t in VISION_TOKENS:
+        i = tokenizer.convert_tokens_to_ids(t)
+        if isinstance(i, int) and i != tokenizer.unk_token_id:
+            ids.add(i)
+    return frozenset(ids)
+
+
 class _CopyingProcessor:
     """xgrammar masks scores in place, and transformers keeps the same tensor as the "raw" logits it returns:
     hand xgrammar a copy so the reported logprobs stay the model's own (the ones a trainer recomputes)."""
@@ -125,6 +138,8 @@ class HFPolicy(PolicyBackend):
         eos = gc.eos_token_id if gc.eos_token_id is not None else tok.eos_token_id
         self.eos_ids = set(eos if isinstance(eos, list) else [eos])
         self.pad_id = tok.pad_token_id if tok.pad_token_id is not None else next(iter(self.eos_ids))
+        # a sampled vision placeholder would break the teacher-forced forward (image tokens != image features)
+        self.vision_ids = vision_token_ids(tok)
         self._lock = threading.Lock()
         self._grammar = None
         self._calls = 0
@@ -172,6 +187,7 @@ class HFPolicy(PolicyBackend):
             self._calls += 1
             sampling = temperature > 0
             kw: dict[str, Any] = dict(do_sample=sampling, max_new_tokens=d.max_tokens, num_return_sequences=n,
+                                      suppress_tokens=sorted(self.vision_ids) or None,
                                       output_logits=True, output_scores=d.constrained,
                                       return_dict_in_generate=True, pad_token_id=self.pad_id,
                                       logits_processor=LogitsProcessorList(self._logits_processors(obs)))

@@ -155,6 +155,7 @@ class GRPOTrainer:
         m = iteration_metrics(it, groups, zero)
         m.update({"loss": stats.loss, "grad_norm": stats.grad_norm, "clip_frac": stats.clip_frac,
                   "ratio_mean": stats.ratio_mean, "kl": stats.kl, "train_items": stats.items,
+                  "dropped_items": int(stats.extra.get("dropped_items", 0)),
                   "time_rollout": round(t_roll, 3), "time_update": round(t_upd, 3), "time_sync": round(t_sync, 3),
                   "tasks": [t.id for t in self.tasks_for(it)]})
         return IterationResult(iteration=it, episodes=[e for g in groups for e in g], groups=groups, metrics=m)

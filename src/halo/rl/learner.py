@@ -101,8 +101,10 @@ class LoRALearner:
 
         from halo.policy.hf_backend import token_logprobs, training_batch
 
-        items = [it for it in items if it.token_ids]
-        stats = UpdateStats(items=len(items))
+        vision = getattr(self.policy, "vision_ids", frozenset())
+        usable = [it for it in items if it.token_ids and not vision.intersection(it.token_ids)]
+        stats = UpdateStats(items=len(usable), extra={"dropped_items": float(len(items) - len(usable))})
+        items = usable
         if not items:
             return stats
         o = self.optim_cfg
