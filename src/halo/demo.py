@@ -51,10 +51,9 @@ class DemoConfig:
 
 
 def _find_demo_file() -> Path | None:
-    for c in (Path.cwd() / DEMO_FILE, Path(__file__).resolve().parents[2] / DEMO_FILE):
-        if c.is_file():
-            return c
-    return None
+    from halo.config_files import find_config_file
+
+    return find_config_file(DEMO_FILE)[0]
 
 
 def ensure_tiny_model(model_dir: str | Path, log: Callable[[str], None] = print) -> Path:

@@ -115,15 +115,12 @@ def _build(cls: type, values: dict[str, Any], where: str):
 
 def find_modes_file(path: str | os.PathLike | None = None) -> Path:
     """``path``, else ``$HALO_MODES``, else configs/modes.yaml here or in the source checkout."""
-    candidates = [Path(path)] if path else []
-    if not path and os.environ.get("HALO_MODES"):
-        candidates.append(Path(os.environ["HALO_MODES"]))
-    if not candidates:
-        candidates += [Path.cwd() / MODES_FILE, Path(__file__).resolve().parents[3] / MODES_FILE]
-    for c in candidates:
-        if c.is_file():
-            return c
-    raise ConfigError(f"no modes file at {', '.join(map(str, candidates))}; pass --modes-file or set HALO_MODES")
+    from halo.config_files import find_config_file
+
+    found, tried = find_config_file(MODES_FILE, path, "HALO_MODES")
+    if found is None:
+        raise ConfigError(f"no modes file at {', '.join(map(str, tried))}; pass --modes-file or set HALO_MODES")
+    return found
 
 
 def _merge(base: dict[str, Any], over: dict[str, Any]) -> dict[str, Any]:

@@ -20,16 +20,12 @@ CONFIG_FILE = "configs/rl_config.yaml"
 
 def find_config(path: str | os.PathLike | None = None) -> Path:
     """``path``, else ``$HALO_RL_CONFIG``, else configs/rl_config.yaml here or in the source checkout."""
-    if path:
-        candidates = [Path(path)]
-    elif os.environ.get("HALO_RL_CONFIG"):
-        candidates = [Path(os.environ["HALO_RL_CONFIG"])]
-    else:
-        candidates = [Path.cwd() / CONFIG_FILE, Path(__file__).resolve().parents[3] / CONFIG_FILE]
-    for c in candidates:
-        if c.is_file():
-            return c
-    raise ConfigError(f"no RL config at {', '.join(map(str, candidates))}; pass --config or set HALO_RL_CONFIG")
+    from halo.config_files import find_config_file
+
+    found, tried = find_config_file(CONFIG_FILE, path, "HALO_RL_CONFIG")
+    if found is None:
+        raise ConfigError(f"no RL config at {', '.join(map(str, tried))}; pass --config or set HALO_RL_CONFIG")
+    return found
 
 
 def load_rl_config(path: str | os.PathLike | None = None) -> dict[str, Any]:
