@@ -29,7 +29,11 @@ def test_rl_config_supplies_the_defaults():
     run = TinkerRunConfig.create(tasks=["v2.omnizon-1"], log_path="runs/x")
     assert (run.num_envs, run.learning_rate, run.lora_rank) == (8, 1e-6, 32)
     assert (run.temperature, run.max_tokens, run.max_turns, run.history) == (0.7, 300, 70, 5)
-    assert run.rewards.shaping.loop == -0.5 and run.rewards.shaping.new_state == 0.2
+    from halo.rl.config import load_rl_config
+
+    shaping = load_rl_config()["rewards"]["shaping"]
+    assert (run.rewards.shaping.loop, run.rewards.shaping.new_state) == (shaping["loop"], shaping["new_state"])
+    assert run.rewards.milestones["gomail"][0].name == "compose_opened"
     assert run.loss_fn == "importance_sampling" and run.max_concurrent_browsers == 8
     assert TinkerRunConfig.create(tasks=["a"], log_path="x", num_envs=3).num_envs == 3  # flags win
 
