@@ -142,7 +142,7 @@ async def driver_runs(urls: dict[str, str], slow_mo: int | None, agisdk: bool) -
                          "success": d.reward == 1.0, "error": error})
             await loop.run_in_executor(mcb.GYM_THREAD, env.close)
         return rows
-    from conftest import Driver
+    from site_helpers import Driver
 
     from halo.env.browser import BrowserPool
     from halo.env.env import BrowserEnv

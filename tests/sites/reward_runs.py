@@ -54,7 +54,7 @@ def _record(task_id: str, policy: str, env: RewardedEnv, res) -> RewardRun:
 
 
 async def oracle_run(pool, urls: dict[str, str], task_id: str, oracle, config: RewardConfig) -> RewardRun:
-    from conftest import Driver
+    from site_helpers import Driver
     from _shop_helpers import run_oracle
 
     from halo.env.env import BrowserEnv

@@ -14,7 +14,7 @@ import httpx
 import pytest
 from test_gomail_http import server_ms
 
-from conftest import site_url
+from site_helpers import site_url
 from halo.sites.gocalendar import planner as pl
 from halo.sites.gocalendar.seed import seed
 from halo.sites.gocalendar.timeutil import from_utc_iso, parse_date, parse_time, to_utc_iso

@@ -18,7 +18,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from conftest import site_url
+from site_helpers import site_url
 from halo.sites.gomail import mailbox as mb
 from halo.sites.gomail.seed import seed
 from halo.tasks import get_task, grade

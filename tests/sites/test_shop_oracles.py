@@ -1,0 +1,100 @@
+"""REAL v2 omnizon and zilloft tasks on REAL-local in real Chromium through BrowserEnv: each scripted oracle ends
+with agisdk's own script printing SUCCESS; an episode that does nothing but answer ends with FAILURE; two browser
+contexts at once never see each other's orders or requests."""
+
+from __future__ import annotations
+
+import asyncio
+
+import oracles_omnizon
+import oracles_zilloft
+import pytest
+import pytest_asyncio
+from _shop_helpers import run_oracle
+
+from halo.env import actions as A
+from halo.tasks import get_task, list_tasks
+
+pytestmark = pytest.mark.browser
+
+ORACLES = {"omnizon": oracles_omnizon.ORACLES, "zilloft": oracles_zilloft.ORACLES}
+CASES = [(site, name) for site, oracles in ORACLES.items() for name in sorted(oracles)]
+
+
+def _urls(site_urls, site: str):
+    if site not in site_urls:
+        pytest.skip(f"REAL-local {site} does not import")
+    return site_urls
+
+
+@pytest_asyncio.fixture
+async def env(sites_pool):
+    from halo.env.env import BrowserEnv
+
+    e = BrowserEnv(sites_pool, max_steps=40)
+    yield e
+    await e.close()
+
+
+@pytest.mark.parametrize("site", sorted(ORACLES))
+def test_every_v2_task_has_an_oracle(site):
+    assert sorted(t.name for t in list_tasks("v2", site=site)) == sorted(ORACLES[site])
+
+
+@pytest.mark.parametrize(("site", "name"), CASES)
+async def test_oracle_succeeds(env, site_urls, site, name):
+    task = get_task(name, sites="local", site_urls=_urls(site_urls, site))
+    result = await run_oracle(env, task, ORACLES[site][name])
+    grade = result.info.grade
+    assert grade is not None and grade.success and result.reward == 1.0, grade and grade.details
+
+
+@pytest.mark.parametrize(("site", "name"), CASES)
+async def test_noop_fails(env, site_urls, site, name):
+    task = get_task(name, sites="local", site_urls=_urls(site_urls, site))
+    await env.reset(task)
+    result = await env.step(A.SendMsgToUser("Done."))
+    assert result.done and result.info.grade is not None
+    assert not result.info.grade.success and result.reward == 0.0
+
+
+async def _two_at_once(sites_pool, urls, site: str, names: list[str]):
+    from halo.env.env import BrowserEnv
+
+    envs = [BrowserEnv(sites_pool, max_steps=40) for _ in names]
+    try:
+        results = await asyncio.gather(*(run_oracle(e, get_task(n, sites="local", site_urls=urls),
+                                                    ORACLES[site][n]) for e, n in zip(envs, names)))
+    finally:
+        await asyncio.gather(*(e.close() for e in envs))
+    for r in results:
+        assert r.info.grade.success, r.info.grade.details
+    return [r.info.grade.finish_state for r in results]
+
+
+async def test_concurrent_browser_sessions_never_share_orders(sites_pool, site_urls):
+    """Two episodes in two browser contexts at once, on one server: each order lands in its own session only."""
+    states = await _two_at_once(sites_pool, _urls(site_urls, "omnizon"), "omnizon", ["omnizon-13", "omnizon-24"])
+    orders = []
+    for st in states:
+        (order,) = st["initialfinaldiff"]["added"]["order"]["orders"].values()
+        orders.append([(it["id"], it["quantity"]) for it in order["items"]])
+    assert orders == [[("212", 1)], [("16", 2)]]
+
+
+async def test_concurrent_browser_sessions_never_share_requests(sites_pool, site_urls):
+    """A tour request and an agent contact in two browser contexts at once: neither shows up in the other."""
+    states = await _two_at_once(sites_pool, _urls(site_urls, "zilloft"), "zilloft", ["zilloft-2", "zilloft-6"])
+    tours = [[x["homeId"] for x in st["differences"]["requestTours"]["added"].values()] for st in states]
+    contacts = [[x["homeId"] for x in st["differences"]["contactAgents"]["added"].values()] for st in states]
+    assert tours == [["90801"], []] and contacts == [[], ["95801"]]
+
+
+@pytest.mark.parametrize(("site", "name"), [("omnizon", "omnizon-24"), ("zilloft", "zilloft-6")])
+async def test_oracle_runs_through_conftests_driver(run_episode, site, name):
+    """The same oracle replayed by conftest's Driver (what the benches and other suites use)."""
+    from _shop_helpers import as_driver_oracle
+
+    oracle, message = as_driver_oracle(ORACLES[site][name])
+    res, d = await run_episode(f"v2.{name}", oracle, message)
+    assert res.info.grade.success and d.steps == len(ORACLES[site][name])
