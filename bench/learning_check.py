@@ -21,7 +21,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 async def one_seed(task: str, seed: int, iterations: int, group: int, max_steps: int, lr: float, model_dir: str,
-                   runs: str) -> dict:
+                   runs: str, update_epochs: int = 1, rank: int = 8) -> dict:
     import torch
 
     from halo.policy.tiny import build_tiny_model
@@ -35,8 +35,8 @@ async def one_seed(task: str, seed: int, iterations: int, group: int, max_steps:
                   mode_overrides={"model": str(d), "seed": seed},
                   grpo_overrides={"iterations": iterations, "group_size": group, "max_steps": max_steps,
                                   "lr": lr, "checkpoint_every": iterations, "seed": seed, "save_episodes": "none",
-                                  "max_tokens": 64},
-                  lora_overrides={"rank": 8, "alpha": 16})
+                                  "max_tokens": 64, "update_epochs": update_epochs},
+                  lora_overrides={"rank": rank, "alpha": 2 * rank})
     t0 = time.process_time()
     w0 = time.perf_counter()
     _, hist = await run_grpo(job)
@@ -60,18 +60,23 @@ def main() -> None:
     p.add_argument("--group", type=int, default=8)
     p.add_argument("--max-steps", type=int, default=3)
     p.add_argument("--lr", type=float, default=3e-3)
+    p.add_argument("--update-epochs", type=int, default=1)
+    p.add_argument("--lora-rank", type=int, default=8)
+    p.add_argument("--out", default="learning_check.json", help="file name under bench/results/")
     a = p.parse_args()
     out = {"task": a.task, "iterations": a.iterations, "group": a.group, "max_steps": a.max_steps, "lr": a.lr,
+           "update_epochs": a.update_epochs, "lora_rank": a.lora_rank,
            "when": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), "seeds": []}
     with tempfile.TemporaryDirectory() as tmp:
         for s in (int(x) for x in a.seeds.split(",")):
-            r = asyncio.run(one_seed(a.task, s, a.iterations, a.group, a.max_steps, a.lr, tmp, tmp))
+            r = asyncio.run(one_seed(a.task, s, a.iterations, a.group, a.max_steps, a.lr, tmp, tmp,
+                                     a.update_epochs, a.lora_rank))
             out["seeds"].append(r)
             print(f"seed {s}: return {r['first_third_return']:+.3f} -> {r['last_third_return']:+.3f}, success "
                   f"{r['first_third_success']:.2f} -> {r['last_third_success']:.2f}, {r['cpu_s']:.0f} CPU s",
                   flush=True)
     out["improved_return_seeds"] = sum(r["last_third_return"] > r["first_third_return"] for r in out["seeds"])
-    path = ROOT / "bench" / "results" / "learning_check.json"
+    path = ROOT / "bench" / "results" / a.out
     path.write_text(json.dumps(out, indent=1))
     print(f"wrote {path}")
 

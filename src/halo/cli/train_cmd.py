@@ -53,6 +53,7 @@ def grpo_command(
     advantage: str = typer.Option(None, help="episode (return) or step (discounted return-to-go)"),
     discount: float = typer.Option(None, help="discount for --advantage step"),
     skip_zero_std: bool = typer.Option(None, "--skip-zero-std/--keep-zero-std", help="skip zero-variance groups"),
+    update_epochs: int = typer.Option(None, help="optimizer steps per iteration on its samples (GRPO's mu)"),
     lora_rank: int = typer.Option(None, help="LoRA rank"),
     lora_alpha: int = typer.Option(None, help="LoRA alpha"),
     temperature: float = typer.Option(None, help="sampling temperature"),
@@ -79,7 +80,8 @@ def grpo_command(
     grpo = dict(iterations=iterations, group_size=group_size, tasks_per_iteration=tasks_per_iteration,
                 max_steps=max_steps, lr=lr, loss_type=loss_type, clip_eps=clip_eps, kl_coef=kl_coef,
                 advantage=advantage, discount=discount, skip_zero_std_groups=skip_zero_std,
-                checkpoint_every=checkpoint_every, seed=seed, save_episodes=save_episodes)
+                checkpoint_every=checkpoint_every, seed=seed, save_episodes=save_episodes,
+                update_epochs=update_epochs)
     job = GRPOJob(tasks=[t for t in tasks.split(",") if t.strip()], mode=mode, sites=sites, run_name=run_name,
                   runs_dir=runs_dir, resume=resume, config_path=config, learner_model=learner_model, device=device,
                   mode_overrides=dict(model=model, adapter=adapter, base_url=base_url, temperature=temperature,

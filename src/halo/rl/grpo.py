@@ -37,13 +37,15 @@ class GRPOSettings:
     checkpoint_every: int = 10
     seed: int = 0
     save_episodes: str = "best_worst"  # "all" | "best_worst" | "none" (per group)
+    update_epochs: int = 1  # optimizer steps on each iteration's samples (GRPO's mu; >1 makes the ratio clip bite)
 
     def __post_init__(self) -> None:
         if self.advantage not in ("episode", "step"):
             raise ConfigError(f"advantage must be 'episode' or 'step', got {self.advantage!r}")
         if self.save_episodes not in ("all", "best_worst", "none"):
             raise ConfigError(f"save_episodes must be all, best_worst or none, got {self.save_episodes!r}")
-        for k in ("iterations", "tasks_per_iteration", "group_size", "max_steps", "checkpoint_every"):
+        for k in ("iterations", "tasks_per_iteration", "group_size", "max_steps", "checkpoint_every",
+                  "update_epochs"):
             if getattr(self, k) < 1:
                 raise ConfigError(f"{k} must be >= 1, got {getattr(self, k)}")
         if not 0 < self.discount <= 1:
@@ -141,7 +143,8 @@ class GRPOTrainer:
         t_roll = time.perf_counter() - t0
         items, zero = build_items(groups, s)
         t1 = time.perf_counter()
-        stats = await asyncio.to_thread(self.learner.update, items)
+        for _ in range(s.update_epochs):
+            stats = await asyncio.to_thread(self.learner.update, items)
         t_upd = time.perf_counter() - t1
         t_sync = 0.0
         if self.sync is not None:
