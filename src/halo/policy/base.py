@@ -87,10 +87,14 @@ class PolicyBackend(ABC):
 
     async def sample_actions(self, obs: Observation, n: int = 1, temperature: float | None = None) -> list[Sample]:
         """``n`` independent samples at ``temperature`` (the decoding config's when None)."""
+        return await self.sample_prompt(self.build_prompt(obs), obs, n, temperature)
+
+    async def sample_prompt(self, prompt: Prompt, obs: Observation, n: int = 1,
+                            temperature: float | None = None) -> list[Sample]:
+        """Like ``sample_actions`` for a prompt already built from ``obs`` (rollouts keep the prompt for training)."""
         if n < 1:
             raise ValueError(f"n must be >= 1, got {n}")
         t = self.decoding.temperature if temperature is None else temperature
-        prompt = self.build_prompt(obs)
         return [self._sample(c, obs) for c in await self.complete(prompt, obs, n, t)]
 
     async def sample_single(self, obs: Observation) -> Sample:

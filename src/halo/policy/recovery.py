@@ -71,5 +71,8 @@ class RecoveringPolicy:
     async def sample_actions(self, obs: Observation, n: int = 1, temperature: float | None = None):
         return [self._fix(obs, s) for s in await self.inner.sample_actions(obs, n, temperature)]
 
+    async def sample_prompt(self, prompt, obs: Observation, n: int = 1, temperature: float | None = None):
+        return [self._fix(obs, s) for s in await self.inner.sample_prompt(prompt, obs, n, temperature)]
+
     async def sample_single(self, obs: Observation):
         return self._fix(obs, await self.inner.sample_single(obs))

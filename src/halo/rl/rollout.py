@@ -75,7 +75,7 @@ async def run_episode(env: Any, policy: PolicyBackend, task: Any, *, reward_conf
         for i in range(limit):
             t_s = time.perf_counter()
             prompt = policy.build_prompt(obs)
-            sample = (await policy.sample_actions(obs, 1, temperature))[0]
+            sample = (await policy.sample_prompt(prompt, obs, 1, temperature))[0]
             t_p = time.perf_counter() - t_s
             if sample.action is None:
                 parse_error = f"unparseable reply: {sample.error}"
