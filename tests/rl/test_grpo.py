@@ -169,3 +169,41 @@ def test_vision_placeholders_are_never_sampled_and_never_trained_on(policy):
     bad = (*samples[0].token_ids[:2], next(iter(policy.vision_ids)))
     stats = learner.update([TrainItem(policy.build_prompt(obs), bad, (-1.0,) * len(bad), 1.0)])
     assert stats.items == 0 and stats.extra["dropped_items"] == 1.0
+
+
+@pytest.mark.ml
+def test_constrained_samples_train_on_the_distribution_actually_sampled(tiny_model):
+    """Under grammar-constrained decoding the learner replays the grammar: its logprobs equal the sampler's masked
+    ones (on-policy ratio 1), and grammar-forced tokens (logprob 0) carry no gradient."""
+    import torch
+
+    from halo.policy.base import DecodingConfig
+    from halo.policy.hf_backend import HFPolicy, token_logprobs, training_batch
+    from halo.policy.prompt import PromptConfig
+
+    torch.set_num_threads(1)
+    p = HFPolicy(tiny_model, decoding=DecodingConfig(temperature=1.0, max_tokens=48, constrained=True, seed=3),
+                 prompt=PromptConfig(max_pixels=4096 * 4, min_pixels=4096))
+    obs = _obs()
+    prompt = p.build_prompt(obs)
+    (s,) = asyncio.run(p.sample_prompt(prompt, obs, 1, 1.0))
+    assert s.action is not None and s.grammar and s.sampler_logprobs is not None
+    mask = p.grammar_mask(s.grammar, s.token_ids)
+    with torch.no_grad():
+        batch = training_batch(p.encode(prompt), [s.token_ids], p.pad_id)
+        lp = token_logprobs(p.model, batch, 1.0, mask)[0, batch.prompt_len - 1:batch.prompt_len - 1 + len(s.token_ids)]
+    assert max(abs(a - b) for a, b in zip(lp.tolist(), s.sampler_logprobs)) <= 1e-4
+    forced = sum(1 for x in s.sampler_logprobs if x > -1e-6)
+    assert forced >= 3  # "<tool_call>\n{" at least: syntax the grammar forces, probability 1
+    items, _ = build_items([[_constrained_episode(s, 1.0), _constrained_episode(s, 0.0)]], GRPOSettings())
+    assert [it.grammar for it in items] == [s.grammar] * 2
+    assert all(it.sampler_logprobs == s.sampler_logprobs for it in items)
+
+
+def _constrained_episode(sample, ret: float) -> Episode:
+    from policy_helpers import make_obs
+
+    ep = Episode(id=f"c{ret}", task_id="t", site="gomail")
+    ep.steps.append(Step(index=0, obs=make_obs(), prompt=object(), sample=sample,
+                         reward=RewardBreakdown(ret, {}), next_url="", error=None))
+    return ep

@@ -46,6 +46,7 @@ class Completion:
     finish_reason: str | None = None  # "stop" | "length"
     prompt_tokens: int | None = None
     sampler_logprobs: tuple[float, ...] | None = None  # under constrained decoding: of the masked distribution
+    grammar: str | None = None  # constrained decoding: the grammar's key (a trainer replays it to mask its logits)
 
 
 @dataclass(frozen=True)
@@ -59,6 +60,7 @@ class Sample:
     finish_reason: str | None = None
     prompt_tokens: int | None = None
     sampler_logprobs: tuple[float, ...] | None = None  # constrained decoding only (see Completion)
+    grammar: str | None = None  # constrained decoding only (see Completion)
 
     @property
     def action(self) -> Action | None:
@@ -106,7 +108,7 @@ class PolicyBackend(ABC):
     def _sample(c: Completion, obs: Observation) -> Sample:
         return Sample(text=c.text, parsed=parse_action(c.text, obs), token_ids=c.token_ids, logprobs=c.logprobs,
                       finish_reason=c.finish_reason, prompt_tokens=c.prompt_tokens,
-                      sampler_logprobs=c.sampler_logprobs)
+                      sampler_logprobs=c.sampler_logprobs, grammar=c.grammar)
 
     async def aclose(self) -> None:
         """Release connections or models."""

@@ -8,6 +8,7 @@ logits (``generate(output_logits=True)``) and a teacher-forced forward (``token_
 from __future__ import annotations
 
 import asyncio
+import json
 import dataclasses
 import os
 import threading
@@ -73,14 +74,19 @@ def training_batch(encoded: Any, completions: Sequence[Sequence[int]], pad_id: i
     return TrainingBatch(inputs=inputs, mask_BT=mask[:, 1:], prompt_len=P)
 
 
-def token_logprobs(model: Any, batch: TrainingBatch, temperature: float = 1.0):
+def token_logprobs(model: Any, batch: TrainingBatch, temperature: float = 1.0, completion_mask: Any = None):
     """Per-token logprobs of the batch's completions (``logprobs_BT``, zero outside ``mask_BT``). Differentiable:
-    call under ``torch.no_grad()`` to score, with grad to train."""
+    call under ``torch.no_grad()`` to score, with grad to train. ``completion_mask`` ([L, V], additive, from
+    ``HFPolicy.grammar_mask``) restricts the completion's positions to what a grammar allowed."""
     import torch
 
     logits = model(**batch.inputs, use_cache=False).logits[:, :-1].float()
     if temperature > 0 and temperature != 1.0:
         logits = logits / temperature
+    if completion_mask is not None:
+        P, L = batch.prompt_len, completion_mask.shape[0]
+        logits = torch.cat([logits[:, :P - 1], logits[:, P - 1:P - 1 + L] + completion_mask.to(logits.device),
+                            logits[:, P - 1 + L:]], dim=1)
     targets = batch.inputs["input_ids"][:, 1:]
     lp = torch.log_softmax(logits, -1).gather(-1, targets.unsqueeze(-1)).squeeze(-1)
     return lp * batch.mask_BT
@@ -160,19 +166,49 @@ class HFPolicy(PolicyBackend):
     async def complete(self, prompt: Prompt, obs: Observation, n: int, temperature: float) -> list[Completion]:
         return await asyncio.to_thread(self._complete_sync, prompt, obs, n, temperature)
 
+    def _tool_grammar(self):
+        from halo.policy.grammar import ToolCallGrammar
+
+        if self._grammar is None:
+            vocab = self.model.get_output_embeddings().weight.shape[0]
+            self._grammar = ToolCallGrammar(self.processor.tokenizer, vocab_size=vocab)
+        return self._grammar
+
+    def _grammar_key(self, obs: Observation) -> str:
+        from halo.policy.grammar import action_json_schema
+
+        include = self.prompt_config.include_axtree  # with the tree shown, element ids are pinned to this page's
+        return json.dumps(action_json_schema(include_elements=include, element_ids=obs.elements if include else None))
+
     def _logits_processors(self, obs: Observation) -> list:
         if not self.decoding.constrained:
             return []
         import xgrammar as xgr
 
-        from halo.policy.grammar import ToolCallGrammar, action_json_schema
+        compiled = self._tool_grammar().compile(json.loads(self._grammar_key(obs)))
+        return [_CopyingProcessor(xgr.contrib.hf.LogitsProcessor(compiled))]
 
-        if self._grammar is None:
-            vocab = self.model.get_output_embeddings().weight.shape[0]
-            self._grammar = ToolCallGrammar(self.processor.tokenizer, vocab_size=vocab)
-        include = self.prompt_config.include_axtree  # with the tree shown, element ids are pinned to this page's
-        schema = action_json_schema(include_elements=include, element_ids=obs.elements if include else None)
-        return [_CopyingProcessor(xgr.contrib.hf.LogitsProcessor(self._grammar.compile(schema)))]
+    def grammar_mask(self, grammar: str, token_ids: Sequence[int]):
+        """Additive logit mask (0 / -inf, shape [len(token_ids), vocab]) of what the grammar allowed at each step of
+        a constrained completion, replayed with xgrammar's matcher: a trainer adds it to its logits so that its
+        logprobs are those of the distribution actually sampled (grammar-forced tokens then carry no gradient)."""
+        import torch
+        import xgrammar as xgr
+
+        vocab = self.model.get_output_embeddings().weight.shape[0]
+        matcher = xgr.GrammarMatcher(self._tool_grammar().compile(json.loads(grammar)))
+        bitmask = xgr.allocate_token_bitmask(1, vocab)
+        mask = torch.zeros((len(token_ids), vocab), dtype=torch.float32)
+        for i, tok in enumerate(token_ids):
+            if matcher.is_terminated():
+                break
+            matcher.fill_next_token_bitmask(bitmask)
+            xgr.apply_token_bitmask_inplace(mask[i:i + 1], bitmask)
+            if not matcher.accept_token(int(tok)):
+                break
+        if self.vision_ids:  # suppressed in sampling too (see __init__)
+            mask[:, sorted(self.vision_ids)] = float("-inf")
+        return mask
 
     def _complete_sync(self, prompt: Prompt, obs: Observation, n: int, temperature: float) -> list[Completion]:
         import torch
@@ -212,7 +248,8 @@ class HFPolicy(PolicyBackend):
                                       finish_reason="stop" if end else "length", prompt_tokens=P))
         if d.constrained:  # the grammar changes the sampling distribution: keep its logprobs beside the model's
             scores = torch.log_softmax(torch.stack(out.scores, 1).float(), -1).gather(-1, seqs.unsqueeze(-1))
-            results = [dataclasses.replace(c, sampler_logprobs=tuple(s[:len(c.token_ids)]))
+            key = self._grammar_key(obs)
+            results = [dataclasses.replace(c, sampler_logprobs=tuple(s[:len(c.token_ids)]), grammar=key)
                        for c, s in zip(results, scores.squeeze(-1).tolist())]
         return results
 

@@ -82,8 +82,10 @@ def build_items(groups: Sequence[Sequence[Episode]], s: GRPOSettings) -> tuple[l
                 smp = st.sample
                 if st.prompt is None or not smp.token_ids or smp.logprobs is None or a == 0.0:
                     continue
+                constrained = smp.grammar is not None and smp.sampler_logprobs is not None
                 items.append(TrainItem(prompt=st.prompt, token_ids=tuple(smp.token_ids),
-                                       sampler_logprobs=tuple(smp.logprobs), advantage=float(a)))
+                                       sampler_logprobs=tuple(smp.sampler_logprobs if constrained else smp.logprobs),
+                                       advantage=float(a), grammar=smp.grammar if constrained else None))
     return items, zero
 
 

@@ -32,6 +32,7 @@ class TrainItem:
     token_ids: tuple[int, ...]
     sampler_logprobs: tuple[float, ...]
     advantage: float
+    grammar: str | None = None  # sampled under this grammar: learn on the masked (actually sampled) distribution
 
 
 @dataclass(frozen=True)
@@ -115,13 +116,14 @@ class LoRALearner:
             for it in items:
                 batch = training_batch(self.policy.encode(it.prompt), [it.token_ids], self.policy.pad_id)
                 P, L = batch.prompt_len, len(it.token_ids)
-                lp_all = token_logprobs(self.model, batch, self.temperature)
+                gmask = self.policy.grammar_mask(it.grammar, it.token_ids) if it.grammar else None
+                lp_all = token_logprobs(self.model, batch, self.temperature, gmask)
                 lp = lp_all[:, P - 1:P - 1 + L]
                 old = torch.tensor([list(it.sampler_logprobs[:L])], dtype=lp.dtype)
                 ref = None
                 if o.kl_coef > 0:
                     with torch.no_grad(), self.model.disable_adapter():
-                        ref = token_logprobs(self.model, batch, self.temperature)[:, P - 1:P - 1 + L]
+                        ref = token_logprobs(self.model, batch, self.temperature, gmask)[:, P - 1:P - 1 + L]
                 out = policy_loss(lp, old, torch.tensor([it.advantage]), torch.ones_like(lp), clip_eps=o.clip_eps,
                                   loss_type=o.loss_type, max_tokens=max(o.max_tokens, L), ref_logprobs_BT=ref,
                                   kl_coef=o.kl_coef)
