@@ -60,7 +60,6 @@ def _agisdk_task_config():
 
     if agisdk_log.console is not None:  # it prints each evaluated state in full; keep our console readable
         agisdk_log.console.quiet = True
-    agisdk_log.enabled = agisdk_log.console is not None
     return task_config
 
 
