@@ -8,6 +8,7 @@ adapter is hot-loaded into the server (``lora_sync.py``).
 from __future__ import annotations
 
 import math
+import os
 from dataclasses import dataclass, field
 from typing import Any, Sequence
 
@@ -150,8 +151,6 @@ class LoRALearner:
         """Load LoRA weights saved by ``save_adapter`` (and the optimizer state) into the live adapter."""
         from peft import set_peft_model_state_dict
         from safetensors.torch import load_file
-
-        import os
 
         f = os.path.join(adapter_dir, "adapter_model.safetensors")
         set_peft_model_state_dict(self.model, load_file(f))

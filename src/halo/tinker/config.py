@@ -14,8 +14,6 @@ from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from halo.errors import ConfigError
 from halo.policy.prompt import PromptConfig
 from halo.rl.rewards import RewardConfig
@@ -75,10 +73,9 @@ def rl_defaults(path: str | os.PathLike | None = None) -> dict[str, Any]:
     f = find_rl_config(path)
     if f is None:
         return {}
-    try:
-        d = yaml.safe_load(f.read_text()) or {}
-    except yaml.YAMLError as e:
-        raise ConfigError(f"{f} is not valid YAML: {e}") from None
+    from halo.rl.config import load_rl_config
+
+    d = load_rl_config(f)
     pol, ep, grpo, lora = (d.get(k) or {} for k in ("policy", "episode", "grpo", "lora"))
     out = {"temperature": pol.get("temperature"), "max_tokens": pol.get("max_tokens"),
            "max_turns": ep.get("max_steps"), "history": ep.get("history"), "num_envs": grpo.get("group_size"),
