@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import importlib
 
 import typer
 from rich.console import Console
@@ -108,12 +107,8 @@ def grpo_command(
 
 
 def register(app: typer.Typer) -> None:
+    from halo.cli import train_tinker_cmd
+
     train_app.command("grpo")(grpo_command)
-    try:
-        tinker = importlib.import_module("halo.cli.train_tinker_cmd")
-    except ModuleNotFoundError as e:
-        if e.name != "halo.cli.train_tinker_cmd":
-            raise
-    else:
-        tinker.register(train_app)
+    train_tinker_cmd.register(train_app)
     app.add_typer(train_app, name="train")
