@@ -78,12 +78,18 @@ class EvalResult:
 def resolve_tasks(refs: Sequence[str], sites: str = "local", site_urls: dict[str, str] | None = None,
                   goal: str | None = None) -> list[Any]:
     """Task ids (``v2.gomail-1`` or ``gomail-1``), site names (all their tasks), ``local`` (every REAL-local
-    task) or page URLs (a plain page with ``goal``)."""
+    task), task-family specs (``gomail.open@train``, ``halo.families``; always on REAL-local) or page URLs (a
+    plain page with ``goal``)."""
+    from halo.families import is_family_spec, resolve_family_spec
     from halo.tasks import LOCAL_SITES, get_task, list_tasks, page_task
 
     out = []
     for i, ref in enumerate(r.strip() for r in refs if r.strip()):
-        if ref.startswith(("http://", "https://", "file://")):
+        if is_family_spec(ref):
+            if sites != "local":
+                raise ConfigError(f"{ref}: task families run on REAL-local only; drop --sites remote")
+            out += resolve_family_spec(ref, site_urls)
+        elif ref.startswith(("http://", "https://", "file://")):
             out.append(page_task(ref, goal=goal or "Explore the page.", task_id=f"page-{i}"))
         elif ref == "local":
             out += list_tasks(site=None, sites="local", site_urls=site_urls)

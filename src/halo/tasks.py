@@ -34,6 +34,22 @@ class Task:
     points: float = 1.0
     eval_scripts: tuple[str, ...] = ()
     protocol: bool = True  # the site speaks REAL's protocol (/config, /finish); False for plain pages
+    family: str = ""  # a task family's instance (``halo.families``): graded by the family, not by agisdk
+    index: int = -1  # the instance number within its family
+
+    @property
+    def graded(self) -> bool:
+        """Whether a terminal action gets a verdict (REAL's scripts or a family's checks)."""
+        return bool(self.eval_scripts or self.family)
+
+    @property
+    def split(self) -> str:
+        """``train``/``test`` for a family instance; ``benchmark`` for REAL's own tasks."""
+        if not self.family:
+            return "benchmark"
+        from halo.families import split_of
+
+        return split_of(self.family, self.index)
 
     @property
     def number(self) -> int:
@@ -138,6 +154,10 @@ def grade(task: Task, finish_state: dict[str, Any], response: str = "Done"):
     agisdk writes the state to ``tempfile.mkstemp()`` in the default temp dir, and some scripts read every sibling
     file there, so each evaluation gets a fresh directory (``tempfile.tempdir`` is process-global: hence the lock).
     """
+    if task.family:
+        from halo.families import grade_family_task
+
+        return grade_family_task(task, finish_state, response)
     from agisdk.REAL.browsergym.webclones.evaluate import WebCloneEvaluator
 
     from halo.env.types import Grade

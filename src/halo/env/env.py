@@ -417,7 +417,7 @@ class BrowserEnv:
             return 0.0
         t1 = time.perf_counter()
         info.timings["finish"] = t1 - t0
-        if not self.task.eval_scripts:
+        if not getattr(self.task, "graded", bool(self.task.eval_scripts)):
             return 0.0
         from halo.tasks import grade
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import copy
 import json
-from typing import Any, Iterable
+from typing import Any, Iterable, Sequence
 
 from halo.env.actions import COMPUTER_USE_ACTIONS, COORD_MAX, ELEMENT_ACTIONS, MAX_TEXT
 
@@ -19,6 +19,7 @@ BROWSER_TOOL = "browser"
 MESSAGE_TOOL = "send_msg_to_user"
 TOOL_NAMES = (COMPUTER_TOOL, BROWSER_TOOL, MESSAGE_TOOL)
 NAV_ACTIONS = ("goto", "go_back")
+MESSAGE_HELP = "Send the final message to the user (the answer, or that the task is done); ends the task, graded."
 
 _COORD = {"type": "array", "items": {"type": "integer", "minimum": 0, "maximum": COORD_MAX}, "minItems": 2,
           "maxItems": 2}
@@ -71,32 +72,65 @@ def browser_actions(include_elements: bool) -> tuple[str, ...]:
     return (ELEMENT_ACTIONS if include_elements else ()) + NAV_ACTIONS
 
 
-def _args_schema(action: str, element_ids: Iterable[str] | None, with_action: bool = True) -> dict[str, Any]:
+def _args_schema(action: str, element_ids: Iterable[str] | None, with_action: bool = True,
+                 text_choices: Sequence[str] | None = None, text_max: int = MAX_TEXT) -> dict[str, Any]:
     props, required, _ = ACTION_ARGS[action]
     props = copy.deepcopy(props)
     if element_ids is not None and "element" in props:
         props["element"] = {"type": "string", "enum": sorted(element_ids)}
+    for k, v in props.items():
+        if v == _TEXT:
+            props[k] = _text(text_choices, text_max)
+        elif v.get("items") == _TEXT:
+            v["items"] = _text(text_choices, text_max)
     if with_action:
         props = {"action": {"const": action}, **props}
         required = ("action", *required)
     return {"type": "object", "properties": props, "required": list(required), "additionalProperties": False}
 
 
-def action_json_schema(include_elements: bool = True, element_ids: Iterable[str] | None = None) -> dict[str, Any]:
-    """JSON schema of one tool call. ``element_ids`` (the current page's) pins element actions to real ids."""
+def _text(choices: Sequence[str] | None, max_len: int) -> dict[str, Any]:
+    if choices:
+        return {"type": "string", "enum": list(choices)}
+    return {"type": "string", "maxLength": min(max_len, MAX_TEXT)}
+
+
+def action_json_schema(include_elements: bool = True, element_ids: Iterable[str] | None = None,
+                       actions: Sequence[str] | None = None, text_choices: Sequence[str] | None = None,
+                       text_max: int = MAX_TEXT, single_tool: bool = False) -> dict[str, Any]:
+    """JSON schema of one tool call. ``element_ids`` (the current page's) pins element actions to real ids;
+    ``actions`` keeps only those action names (``send_msg_to_user`` included); ``text_choices`` makes every text
+    argument one of these strings, else text is free up to ``text_max`` characters. ``single_tool`` puts every
+    action, the final message too, under the ``browser`` tool: the first free choice is then the action itself,
+    not the tool (with two tools, a random policy ends half its episodes at the first step)."""
     ids = None if element_ids is None else tuple(element_ids)
     if ids is not None and not ids:
         include_elements = False  # no element on the page: an enum of nothing would admit no element action
+    allowed = set(actions) if actions is not None else None
     calls = []
     for action in COMPUTER_USE_ACTIONS + browser_actions(include_elements):
-        calls.append({"type": "object", "properties": {"name": {"const": tool_of(action)},
-                                                       "arguments": _args_schema(action, ids)},
+        if allowed is not None and action not in allowed:
+            continue
+        calls.append({"type": "object", "properties": {"name": {"const": BROWSER_TOOL if single_tool
+                                                                else tool_of(action)},
+                                                       "arguments": _args_schema(action, ids, True, text_choices,
+                                                                                 text_max)},
                       "required": ["name", "arguments"], "additionalProperties": False})
-    calls.append({"type": "object", "properties": {"name": {"const": MESSAGE_TOOL},
-                                                   "arguments": {"type": "object", "properties": {"text": _TEXT},
-                                                                 "required": ["text"],
-                                                                 "additionalProperties": False}},
-                  "required": ["name", "arguments"], "additionalProperties": False})
+    if single_tool and (allowed is None or MESSAGE_TOOL in allowed):
+        calls.append({"type": "object", "properties": {"name": {"const": BROWSER_TOOL}, "arguments": {
+            "type": "object", "properties": {"action": {"const": MESSAGE_TOOL}, "text": _text(text_choices, text_max)},
+            "required": ["action", "text"], "additionalProperties": False}},
+            "required": ["name", "arguments"], "additionalProperties": False})
+    elif allowed is None or MESSAGE_TOOL in allowed:
+        calls.append({"type": "object", "properties": {"name": {"const": MESSAGE_TOOL},
+                                                       "arguments": {"type": "object",
+                                                                     "properties": {"text": _text(text_choices,
+                                                                                                  text_max)},
+                                                                     "required": ["text"],
+                                                                     "additionalProperties": False}},
+                      "required": ["name", "arguments"], "additionalProperties": False})
+    if not calls:
+        raise ValueError(f"no action left: actions={sorted(allowed or ())} allows nothing on this page")
     return {"anyOf": calls}
 
 
@@ -108,28 +142,51 @@ def _brief(prop: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def tool_schemas(include_elements: bool = True) -> list[dict[str, Any]]:
-    """The tools in OpenAI/Qwen function format, as listed inside ``<tools></tools>`` of the system prompt."""
-    def tool(name: str, description: str, actions: tuple[str, ...]) -> dict[str, Any]:
-        props: dict[str, Any] = {"action": {"type": "string", "enum": list(actions), "description": "\n".join(
-            f"* `{a}`: {ACTION_ARGS[a][2]}" for a in actions)}}
-        for a in actions:
+def tool_schemas(include_elements: bool = True, actions: Sequence[str] | None = None,
+                 single_tool: bool = False) -> list[dict[str, Any]]:
+    """The tools in OpenAI/Qwen function format, as listed inside ``<tools></tools>`` of the system prompt
+    (only the ``actions`` allowed, when given; all under ``browser`` with ``single_tool``)."""
+    allowed = set(actions) if actions is not None else None
+    if single_tool:
+        names = tuple(a for a in COMPUTER_USE_ACTIONS + browser_actions(include_elements) + (MESSAGE_TOOL,)
+                      if allowed is None or a in allowed)
+        props: dict[str, Any] = {"action": {"type": "string", "enum": list(names), "description": "\n".join(
+            f"* `{a}`: {ACTION_ARGS[a][2] if a in ACTION_ARGS else MESSAGE_HELP}" for a in names)}}
+        for a in names:
+            for k, v in (ACTION_ARGS[a][0] if a in ACTION_ARGS else {"text": _TEXT}).items():
+                props.setdefault(k, _brief(v))
+        return [{"type": "function", "function": {"name": BROWSER_TOOL, "description": "Act on the page by element "
+                 "id (the [id] of the accessibility tree), navigate, or send the final message.", "parameters": {
+                     "type": "object", "properties": props, "required": ["action"]}}}]
+
+    def keep(names: tuple[str, ...]) -> tuple[str, ...]:
+        return tuple(a for a in names if allowed is None or a in allowed)
+
+    def tool(name: str, description: str, names: tuple[str, ...]) -> dict[str, Any]:
+        props: dict[str, Any] = {"action": {"type": "string", "enum": list(names), "description": "\n".join(
+            f"* `{a}`: {ACTION_ARGS[a][2]}" for a in names)}}
+        for a in names:
             for k, v in ACTION_ARGS[a][0].items():
                 props.setdefault(k, _brief(v))
         return {"type": "function", "function": {"name": name, "description": description, "parameters": {
             "type": "object", "properties": props, "required": ["action"]}}}
 
-    computer = tool(COMPUTER_TOOL, "Use a mouse and keyboard to interact with the web page, seen in the screenshot.\n"
-                    f"* The screen's resolution is {COORD_MAX}x{COORD_MAX}: coordinate [x, y] is relative, "
-                    f"0..{COORD_MAX} from the left and top edges.\n"
-                    "* Click buttons, links and fields at the centre of the element.", COMPUTER_USE_ACTIONS)
-    browser = tool(BROWSER_TOOL, "Act on the page by element id (the [id] of the accessibility tree) or navigate."
-                   if include_elements else "Navigate the browser.", browser_actions(include_elements))
-    message = {"type": "function", "function": {
-        "name": MESSAGE_TOOL, "description": "Send the final message to the user (the answer, or that the task is "
-        "done). This ends the task and it is graded.",
-        "parameters": {"type": "object", "properties": {"text": {"type": "string"}}, "required": ["text"]}}}
-    return [computer, browser, message]
+    out = []
+    if keep(COMPUTER_USE_ACTIONS):
+        out.append(tool(COMPUTER_TOOL, "Use a mouse and keyboard to interact with the web page, seen in the "
+                        f"screenshot.\n* The screen's resolution is {COORD_MAX}x{COORD_MAX}: coordinate [x, y] is "
+                        f"relative, 0..{COORD_MAX} from the left and top edges.\n"
+                        "* Click buttons, links and fields at the centre of the element.", keep(COMPUTER_USE_ACTIONS)))
+    if keep(browser_actions(include_elements)):
+        out.append(tool(BROWSER_TOOL, "Act on the page by element id (the [id] of the accessibility tree) or "
+                        "navigate." if include_elements else "Navigate the browser.",
+                        keep(browser_actions(include_elements))))
+    if allowed is None or MESSAGE_TOOL in allowed:
+        out.append({"type": "function", "function": {
+            "name": MESSAGE_TOOL, "description": "Send the final message to the user (the answer, or that the task "
+            "is done). This ends the task and it is graded.",
+            "parameters": {"type": "object", "properties": {"text": {"type": "string"}}, "required": ["text"]}}})
+    return out
 
 
 # ---------------------------------------------------------------- in-process constrained decoding (xgrammar)

@@ -175,10 +175,9 @@ class HFPolicy(PolicyBackend):
         return self._grammar
 
     def _grammar_key(self, obs: Observation) -> str:
-        from halo.policy.grammar import action_json_schema
+        from halo.policy.action_space import page_schema
 
-        include = self.prompt_config.include_axtree  # with the tree shown, element ids are pinned to this page's
-        return json.dumps(action_json_schema(include_elements=include, element_ids=obs.elements if include else None))
+        return json.dumps(page_schema(obs, self.prompt_config))  # element ids pinned to this page's when shown
 
     def _logits_processors(self, obs: Observation) -> list:
         if not self.decoding.constrained:

@@ -68,6 +68,17 @@ class ModeConfig(_Strict):
     def prompt_config(self) -> PromptConfig:
         return _build(PromptConfig, self.prompt, f"mode {self.name}: prompt")
 
+    def check(self) -> None:
+        """Decoding and prompt settings are valid, and a constrained reply always fits ``max_tokens``."""
+        from halo.policy.action_space import check_fits
+
+        dec, pr = self.decoding_config(), self.prompt_config()
+        if dec.constrained:
+            try:
+                check_fits(pr, dec.max_tokens)
+            except ValueError as e:
+                raise ConfigError(f"mode {self.name}: {e}") from None
+
     def served_model(self) -> str:
         """What a request's ``model`` field says: the adapter's served name when there is one."""
         return self.lora_name if (self.adapter and self.lora_name) else self.model
@@ -90,16 +101,19 @@ class ModeConfig(_Strict):
                if k in kw}
         if dec:
             upd["decoding"] = {**self.decoding, **dec}
-        pr = {k: kw.pop(k) for k in ("max_pixels", "min_pixels", "include_axtree", "history") if k in kw}
+        pr = {k: kw.pop(k) for k in ("max_pixels", "min_pixels", "include_axtree", "axtree_max_chars", "history",
+                                     "actions", "elements", "text", "text_max_chars", "single_tool") if k in kw}
         if pr:
             upd["prompt"] = {**self.prompt, **pr}
         if kw:
             raise ConfigError(f"unknown mode overrides: {', '.join(sorted(kw))}")
         merged = self.model_dump() | upd
         try:
-            return ModeConfig(**{k: (v.model_dump() if isinstance(v, BaseModel) else v) for k, v in merged.items()})
+            mode = ModeConfig(**{k: (v.model_dump() if isinstance(v, BaseModel) else v) for k, v in merged.items()})
         except ValidationError as e:
             raise ConfigError(f"mode {self.name}: bad override: {e}") from None
+        mode.check()
+        return mode
 
 
 def _build(cls: type, values: dict[str, Any], where: str):
@@ -145,7 +159,7 @@ def load_modes(path: str | os.PathLike | None = None) -> dict[str, ModeConfig]:
             out[name] = ModeConfig(name=name, **_merge(defaults, raw or {}))
         except ValidationError as e:
             raise ConfigError(f"{f}: mode {name!r} is invalid:\n{e}") from None
-        out[name].decoding_config(), out[name].prompt_config()  # validate now, not at first use
+        out[name].check()  # validate now, not at first use
     return out
 
 

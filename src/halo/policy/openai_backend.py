@@ -19,7 +19,7 @@ import httpx
 from halo.env.types import Observation
 from halo.errors import PolicyError
 from halo.policy.base import Completion, DecodingConfig, PolicyBackend
-from halo.policy.grammar import action_json_schema
+from halo.policy.action_space import page_schema
 from halo.policy.prompt import Prompt, PromptConfig
 
 TRANSIENT_STATUS = frozenset({408, 429, 500, 502, 503, 504})
@@ -76,8 +76,7 @@ class OpenAIPolicy(PolicyBackend):
             body["seed"] = d.seed
         schema = None
         if d.constrained:
-            ids = obs.elements if self.prompt_config.include_axtree else None
-            schema = action_json_schema(include_elements=self.prompt_config.include_axtree, element_ids=ids)
+            schema = page_schema(obs, self.prompt_config)
         if s.kind == "vllm":
             body["return_token_ids"] = True
             body["skip_special_tokens"] = True

@@ -16,7 +16,7 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-from halo.env.actions import Action, LeftClickDrag, SendMsgToUser
+from halo.env.actions import MAX_TEXT, Action, LeftClickDrag, SendMsgToUser
 from halo.env.types import Observation
 from halo.policy.grammar import MESSAGE_TOOL, tool_of, tool_schemas
 
@@ -51,8 +51,29 @@ class PromptConfig:
     axtree_max_chars: int = 6000
     history: int = 5
     image_format: str = "png"  # what the resized screenshot is re-encoded as (png keeps text crisp)
+    # the action interface (halo.policy.action_space): allowed actions, which element ids, where text comes from
+    actions: tuple[str, ...] | None = None
+    elements: str = "all"
+    text: str = "free"
+    text_max_chars: int = MAX_TEXT
+    single_tool: bool = False
 
     def __post_init__(self) -> None:
+        from halo.policy.action_space import ELEMENT_FILTERS, TEXT_SOURCES
+        from halo.policy.grammar import ACTION_ARGS, MESSAGE_TOOL
+
+        if self.actions is not None:
+            object.__setattr__(self, "actions", tuple(self.actions))
+            unknown = set(self.actions) - set(ACTION_ARGS) - {MESSAGE_TOOL}
+            if unknown or not self.actions:
+                raise ValueError(f"actions: unknown {sorted(unknown)}; known: {sorted(ACTION_ARGS)} and "
+                                 f"{MESSAGE_TOOL}" if unknown else "actions must not be empty")
+        if self.elements not in ELEMENT_FILTERS:
+            raise ValueError(f"elements must be one of {ELEMENT_FILTERS}, got {self.elements!r}")
+        if self.text not in TEXT_SOURCES:
+            raise ValueError(f"text must be one of {TEXT_SOURCES}, got {self.text!r}")
+        if not 1 <= self.text_max_chars <= MAX_TEXT:
+            raise ValueError(f"text_max_chars must be in 1..{MAX_TEXT}, got {self.text_max_chars}")
         if self.min_pixels < PATCH_FACTOR ** 2 or self.max_pixels < self.min_pixels:
             raise ValueError(f"pixel budget needs {PATCH_FACTOR ** 2} <= min_pixels <= max_pixels, "
                              f"got min_pixels={self.min_pixels}, max_pixels={self.max_pixels}")
@@ -113,8 +134,9 @@ def smart_resize(width: int, height: int, min_pixels: int, max_pixels: int,
     return w, h
 
 
-def system_prompt(include_elements: bool) -> str:
-    tools = "\n".join(json.dumps(t, ensure_ascii=False) for t in tool_schemas(include_elements))
+def system_prompt(include_elements: bool, actions: tuple[str, ...] | None = None, single_tool: bool = False) -> str:
+    tools = "\n".join(json.dumps(t, ensure_ascii=False) for t in tool_schemas(include_elements, actions,
+                                                                                single_tool))
     return f"{SYSTEM_HEAD}\n\n{NOUS_TOOLS.format(tools=tools)}\n\n{AGENT_RULES}"
 
 
@@ -162,7 +184,8 @@ def build_prompt(obs: Observation, cfg: PromptConfig | None = None) -> Prompt:
     """The prompt for one step, from the observation alone."""
     cfg = cfg or PromptConfig()
     image, mime, size = resize_screenshot(obs.screenshot, cfg)
-    return Prompt(system=system_prompt(cfg.include_axtree), user_text=user_text(obs, cfg), image=image,
+    include = cfg.include_axtree or cfg.elements != "all"
+    return Prompt(system=system_prompt(include, cfg.actions, cfg.single_tool), user_text=user_text(obs, cfg), image=image,
                   image_mime=mime, image_size=size)
 
 

@@ -34,7 +34,7 @@ from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 
 MAX_SESSIONS = 512  # oldest sessions are dropped past this (a long training run creates thousands)
-_TASK_ID = re.compile(r"^(v\d+\.)?(?P<site>[a-z]+)-\d+$")
+_TASK_ID = re.compile(r"^(v\d+\.)?(?P<site>[a-z]+)(\.[a-z0-9_]+)?-\d+$")  # REAL's, or a task family's
 
 
 # ---------------------------------------------------------------- diff (deep-object-diff's detailedDiff)

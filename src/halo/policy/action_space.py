@@ -1,0 +1,138 @@
+"""Which actions a mode may take on the current page, as the JSON schema that constrained decoding enforces.
+
+The 8B default allows the whole action space with free text. A model that starts from random weights learns only
+through an interface where every reply is a valid action on this page (``PromptConfig`` settings, tiny mode):
+- ``actions``: the action names allowed (e.g. element actions and the final message only);
+- ``elements``: ``all`` ids of the tree, ``interactive`` (controls and links), or ``visible`` (interactive and
+  inside the viewport); the element enum holds only those ids, so a click always lands on something real;
+- ``single_tool``: every action under the ``browser`` tool, so the first free choice is the action (with Qwen's
+  separate message tool a random policy ends most episodes at once: measured 75% of first replies);
+- ``text``: ``free`` (bounded by ``text_max_chars``) or ``goal``: text arguments are phrases of the goal (quoted
+  strings and short word spans), so typing is a choice a tiny policy can learn rather than free generation.
+``max_reply_bytes`` bounds a constrained reply; a mode whose bound exceeds ``max_tokens`` is refused at start-up
+(a token is at least one byte), so no constrained reply is ever cut off.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from halo.env.types import Element, Observation
+
+INTERACTIVE_ROLES = frozenset({
+    "button", "link", "textbox", "searchbox", "checkbox", "radio", "combobox", "listbox", "option", "menuitem",
+    "menuitemcheckbox", "menuitemradio", "tab", "switch", "slider", "spinbutton", "treeitem", "clickable",
+    "gridcell", "row"})
+ELEMENT_FILTERS = ("all", "interactive", "visible")
+TEXT_SOURCES = ("free", "goal")
+ID_BYTES = 6  # element ids are counters ("1".."999999"): the bound assumes at most this many digits
+MAX_PHRASE_WORDS = 4
+MAX_PHRASES = 48
+
+
+def allowed_elements(obs: Observation, how: str) -> list[str]:
+    """Element ids the policy may act on under the filter ``how`` (see the module doc)."""
+    if how == "all":
+        return sorted(obs.elements)
+    out = []
+    vw, vh = obs.viewport
+    for el in obs.elements.values():
+        if el.role not in INTERACTIVE_ROLES:
+            continue
+        if how == "visible" and not _in_view(el, vw, vh):
+            continue
+        out.append(el.id)
+    return sorted(out, key=lambda i: (len(i), i))
+
+
+def _in_view(el: Element, vw: int, vh: int) -> bool:
+    if el.bbox is None:
+        return False
+    x, y, w, h = el.bbox
+    return w > 0 and h > 0 and x < vw and y < vh and x + w > 0 and y + h > 0
+
+
+def goal_phrases(goal: str, max_chars: int) -> list[str]:
+    """Text a ``text: goal`` policy may type: quoted strings of the goal, then word spans of 1..4 words (shortest
+    first), each at most ``max_chars`` long; at most ``MAX_PHRASES``."""
+    quoted = [q for pair in re.findall(r"\"([^\"]+)\"|'([^']+)'", goal) for q in pair if q]
+    words = re.findall(r"[\w@.+\-:/$]+", goal)
+    words = [w.strip(".:") for w in words if w.strip(".:")]
+    spans = [" ".join(words[i:i + n]) for n in range(1, MAX_PHRASE_WORDS + 1) for i in range(len(words) - n + 1)]
+    out: list[str] = []
+    for p in quoted + spans:
+        if p and len(p) <= max_chars and p not in out:
+            out.append(p)
+        if len(out) >= MAX_PHRASES:
+            break
+    return out or [goal[:max_chars] or "done"]
+
+
+def page_schema(obs: Observation | None, cfg: Any) -> dict[str, Any]:
+    """The action schema for this page under the prompt config ``cfg`` (what the grammar holds a reply to).
+    ``obs=None`` gives the page-independent schema (the prompt's tool list, the start-up bound)."""
+    from halo.policy.grammar import action_json_schema
+
+    ids: list[str] | None = None
+    if obs is not None and (cfg.include_axtree or cfg.elements != "all"):
+        ids = allowed_elements(obs, cfg.elements)
+    text = None
+    if cfg.text == "goal" and obs is not None:
+        text = goal_phrases(obs.goal, cfg.text_max_chars)
+    include = cfg.include_axtree or cfg.elements != "all"
+    return action_json_schema(include_elements=include, element_ids=ids, actions=cfg.actions,
+                              text_choices=text, text_max=cfg.text_max_chars, single_tool=cfg.single_tool)
+
+
+def max_reply_bytes(schema: dict[str, Any]) -> int:
+    """An upper bound on the UTF-8 bytes of any reply the grammar allows: ``<tool_call>\\n`` + compact JSON + close.
+
+    Strings of free text count 6 bytes per character (a JSON escape), element-id strings ``ID_BYTES``."""
+    from halo.policy.grammar import TOOL_CALL_CLOSE, TOOL_CALL_OPEN
+
+    return len(TOOL_CALL_OPEN.encode()) + _bound(schema) + len(TOOL_CALL_CLOSE.encode())
+
+
+def _bound(s: dict[str, Any]) -> int:
+    if "anyOf" in s:
+        return max(_bound(x) for x in s["anyOf"])
+    if "const" in s:
+        return len(json.dumps(s["const"], ensure_ascii=False).encode())
+    if "enum" in s:
+        return max(len(json.dumps(v, ensure_ascii=False).encode()) for v in s["enum"])
+    t = s.get("type")
+    if t == "object":
+        props = s.get("properties", {})
+        # every property present: {"k":v,"k2":v2}
+        return 2 + sum(len(json.dumps(k).encode()) + 1 + _bound(v) for k, v in props.items()) + max(0, len(props) - 1)
+    if t == "array":
+        n = s.get("maxItems", 8)
+        return 2 + n * _bound(s.get("items", {})) + max(0, n - 1)
+    if t == "integer":
+        lo, hi = s.get("minimum", -10 ** 9), s.get("maximum", 10 ** 9)
+        return max(len(str(lo)), len(str(hi)))
+    if t == "string":
+        return 2 + 6 * int(s.get("maxLength", 2000))
+    return 16
+
+
+def bound_schema(cfg: Any) -> dict[str, Any]:
+    """The page-independent schema with placeholders sized as the bound assumes (ids, goal phrases)."""
+    from halo.policy.grammar import action_json_schema
+
+    include = cfg.include_axtree or cfg.elements != "all"
+    text = ["x" * cfg.text_max_chars] if cfg.text == "goal" else None
+    return action_json_schema(include_elements=include, element_ids=["9" * ID_BYTES] if include else None,
+                              actions=cfg.actions, text_choices=text, text_max=cfg.text_max_chars,
+                              single_tool=cfg.single_tool)
+
+
+def check_fits(cfg: Any, max_tokens: int) -> int:
+    """Raise ``ValueError`` if a constrained reply could exceed ``max_tokens``; returns the bound."""
+    need = max_reply_bytes(bound_schema(cfg))
+    if need > max_tokens:
+        raise ValueError(f"constrained replies can reach {need} tokens but max_tokens is {max_tokens}: raise "
+                         f"max_tokens to >= {need}, or narrow the action space (prompt.actions, text_max_chars)")
+    return need
