@@ -134,7 +134,7 @@ def test_killed_run_resumes_without_gaps_or_repeats(tiny_model, tmp_path):
     target = next(p for p in sorted(page.glob("*.html")) if p.name != "hang.html")
     args = [sys.executable, "-m", "halo.cli", "train", "grpo", "--tasks", target.as_uri(), "--sites", "remote",
             "--model", str(tiny_model), "--iterations", "5", "--group-size", "2", "--max-steps", "2",
-            "--checkpoint-every", "1", "--lora-rank", "4", "--lr", "1e-3", "--max-tokens", "24",
+            "--checkpoint-every", "1", "--lora-rank", "4", "--lr", "1e-3", "--max-tokens", "128",
             "--runs-dir", str(tmp_path), "--run-name", "r", "--save-episodes", "none"]
     env = {**os.environ, "HF_HUB_OFFLINE": "1"}
     proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env, cwd=ROOT)

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import random
 import statistics
 import time
 from dataclasses import asdict, dataclass, field
@@ -19,6 +18,7 @@ from typing import Any, Callable, Sequence
 
 from halo.errors import ConfigError
 from halo.rl.advantages import group_advantages, group_stats, step_advantages
+from halo.rl.curriculum import CurriculumSettings, make_sampler
 from halo.rl.learner import LoRALearner, LoRASettings, OptimSettings, TrainItem
 from halo.rl.rewards import RewardConfig
 from halo.rl.rollout import Episode, run_group
@@ -38,14 +38,21 @@ class GRPOSettings:
     seed: int = 0
     save_episodes: str = "best_worst"  # "all" | "best_worst" | "none" (per group)
     update_epochs: int = 1  # optimizer steps on each iteration's samples (GRPO's mu; >1 makes the ratio clip bite)
+    curriculum: str = "auto"  # auto: learning-progress sampling when every task is a family instance; on | off
+    curriculum_window: int = 32  # recent episodes per family estimating its success
+    refill_zero_variance: int = 0  # extra groups per iteration replacing zero-variance ones (DAPO dynamic sampling)
 
     def __post_init__(self) -> None:
         if self.advantage not in ("episode", "step"):
             raise ConfigError(f"advantage must be 'episode' or 'step', got {self.advantage!r}")
         if self.save_episodes not in ("all", "best_worst", "none"):
             raise ConfigError(f"save_episodes must be all, best_worst or none, got {self.save_episodes!r}")
+        if self.curriculum not in ("auto", "on", "off"):
+            raise ConfigError(f"curriculum must be auto, on or off, got {self.curriculum!r}")
+        if self.refill_zero_variance < 0:
+            raise ConfigError(f"refill_zero_variance must be >= 0, got {self.refill_zero_variance}")
         for k in ("iterations", "tasks_per_iteration", "group_size", "max_steps", "checkpoint_every",
-                  "update_epochs"):
+                  "update_epochs", "curriculum_window"):
             if getattr(self, k) < 1:
                 raise ConfigError(f"{k} must be >= 1, got {getattr(self, k)}")
         if not 0 < self.discount <= 1:
@@ -108,6 +115,16 @@ def iteration_metrics(it: int, groups: Sequence[Sequence[Episode]], zero_groups:
     }
 
 
+def family_success(groups: Sequence[Sequence[Episode]]) -> dict[str, float]:
+    """This iteration's success rate per task family (episodes of family instances only)."""
+    by: dict[str, list[float]] = {}
+    for e in (e for g in groups for e in g if not e.errored):
+        fam = e.task_id.rsplit("-", 1)[0] if "." in e.task_id and not e.task_id.startswith("v") else ""
+        if fam:
+            by.setdefault(fam, []).append(float(e.success))
+    return {f: round(statistics.fmean(v), 4) for f, v in sorted(by.items())}
+
+
 class GRPOTrainer:
     """Drives iterations over ``tasks`` with a sampler ``policy`` and a ``learner``. ``sync`` (vLLM) is called with
     each saved adapter directory; ``run`` (a ``RunDir``) receives metrics, episodes and checkpoints."""
@@ -122,26 +139,32 @@ class GRPOTrainer:
         self.pool = pool
         self.sync = sync
         self.env_kwargs = env_kwargs or {}
-        self._order = list(range(len(self.tasks)))
-        random.Random(settings.seed).shuffle(self._order)
+        self.sampler = make_sampler(self.tasks, settings.curriculum, CurriculumSettings(settings.curriculum_window),
+                                    settings.seed)
 
     def tasks_for(self, it: int) -> list[Any]:
-        k = self.s.tasks_per_iteration
-        return [self.tasks[self._order[(it * k + j) % len(self._order)]] for j in range(k)]
+        return self.sampler.draw(self.s.tasks_per_iteration, it)
 
     async def iterate(self, it: int, envs: Sequence[Any],
                       on_episode: Callable[[Episode], None] | None = None) -> IterationResult:
         s = self.s
         t0 = time.perf_counter()
         groups: list[list[Episode]] = []
-        for task in self.tasks_for(it):
+        queue, refills = list(self.tasks_for(it)), 0
+        while queue:
+            task = queue.pop(0)
             g = await run_group(envs[:s.group_size], self.policy, task, reward_config=self.reward_config,
                                 temperature=s.temperature, max_steps=s.max_steps,
                                 on_step=None)
             groups.append(g)
+            self.sampler.record(task, [e.success for e in g if not e.errored])
             if on_episode is not None:
                 for e in g:
                     on_episode(e)
+            ok = [e.dense_return for e in g if not e.errored]
+            if ok and group_stats(ok).zero_std and refills < s.refill_zero_variance:
+                refills += 1  # no signal in this group: draw another (DAPO's dynamic sampling)
+                queue.append(self.sampler.extra(it, refills))
         t_roll = time.perf_counter() - t0
         items, zero = build_items(groups, s)
         t1 = time.perf_counter()
@@ -162,7 +185,8 @@ class GRPOTrainer:
                   "ratio_mean": stats.ratio_mean, "kl": stats.kl, "train_items": stats.items,
                   "dropped_items": int(stats.extra.get("dropped_items", 0)),
                   "time_rollout": round(t_roll, 3), "time_update": round(t_upd, 3), "time_sync": round(t_sync, 3),
-                  "tasks": [t.id for t in self.tasks_for(it)]})
+                  "tasks": [g[0].task_id for g in groups if g], "refills": refills,
+                  "family_success": family_success(groups), "curriculum": self.sampler.state()})
         return IterationResult(iteration=it, episodes=[e for g in groups for e in g], groups=groups, metrics=m)
 
     def save_episodes(self, res: IterationResult) -> None:

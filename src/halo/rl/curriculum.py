@@ -1,0 +1,114 @@
+"""Which tasks each GRPO iteration trains on: round-robin over fixed tasks, or a curriculum over task families.
+
+A group teaches only where its episodes differ: a family the policy always fails (or always solves) gives
+zero-variance groups and no gradient. The curriculum (as WebRL's self-evolving curriculum and learning-progress
+samplers do) draws a family with weight ``p * (1 - p) + floor``, ``p`` its recent success rate over the last
+``window`` episodes (0.5 until it has any, so every family is tried early), then one of its training instances at
+random. The trainer refills groups that came back with zero variance (DAPO's dynamic sampling).
+"""
+
+from __future__ import annotations
+
+import random
+import statistics
+from collections import defaultdict, deque
+from dataclasses import dataclass
+from typing import Any, Sequence
+
+from halo.errors import ConfigError
+
+
+@dataclass(frozen=True)
+class CurriculumSettings:
+    window: int = 32  # recent episodes per family that estimate its success rate
+    floor: float = 0.02  # every family keeps this weight (mastered families are revisited, unseen ones tried)
+
+    def __post_init__(self) -> None:
+        if self.window < 1:
+            raise ConfigError(f"curriculum window must be >= 1, got {self.window}")
+        if not 0 <= self.floor <= 1:
+            raise ConfigError(f"curriculum floor must be in [0, 1], got {self.floor}")
+
+
+class RoundRobin:
+    """Fixed tasks in a seeded shuffled order, ``k`` per iteration (REAL's own tasks)."""
+
+    def __init__(self, tasks: Sequence[Any], seed: int = 0):
+        if not tasks:
+            raise ConfigError("GRPO needs at least one task")
+        self.tasks = list(tasks)
+        self._order = list(range(len(self.tasks)))
+        random.Random(seed).shuffle(self._order)
+        self._next = 0
+
+    def draw(self, k: int, iteration: int) -> list[Any]:
+        return [self.tasks[self._order[(iteration * k + j) % len(self._order)]] for j in range(k)]
+
+    def extra(self, iteration: int, n: int) -> Any:
+        """One more task for a refill (the next in the order after this iteration's)."""
+        return self.tasks[self._order[(iteration * 7919 + n) % len(self._order)]]
+
+    def record(self, task: Any, successes: Sequence[bool]) -> None:
+        pass
+
+    def state(self) -> dict[str, Any]:
+        return {}
+
+
+class Curriculum:
+    """Learning-progress sampling over task families (``task.family``); see the module doc."""
+
+    def __init__(self, tasks: Sequence[Any], settings: CurriculumSettings | None = None, seed: int = 0):
+        self.s = settings or CurriculumSettings()
+        self.by_family: dict[str, list[Any]] = defaultdict(list)
+        for t in tasks:
+            if not getattr(t, "family", ""):
+                raise ConfigError(f"the curriculum samples task families; {t.id} is not a family instance "
+                                  "(mix REAL tasks and families without --curriculum)")
+            self.by_family[t.family].append(t)
+        if not self.by_family:
+            raise ConfigError("the curriculum needs family tasks, e.g. --tasks gomail.*@train")
+        self.families = sorted(self.by_family)
+        self.recent: dict[str, deque[bool]] = {f: deque(maxlen=self.s.window) for f in self.families}
+        self.rng = random.Random(seed)
+
+    def success(self, family: str) -> float | None:
+        r = self.recent[family]
+        return statistics.fmean(r) if r else None
+
+    def weights(self) -> dict[str, float]:
+        out = {}
+        for f in self.families:
+            p = self.success(f)
+            p = 0.5 if p is None else p
+            out[f] = p * (1 - p) + self.s.floor
+        return out
+
+    def _one(self) -> Any:
+        w = self.weights()
+        fam = self.rng.choices(self.families, weights=[w[f] for f in self.families])[0]
+        return self.rng.choice(self.by_family[fam])
+
+    def draw(self, k: int, iteration: int) -> list[Any]:
+        return [self._one() for _ in range(k)]
+
+    def extra(self, iteration: int, n: int) -> Any:
+        return self._one()
+
+    def record(self, task: Any, successes: Sequence[bool]) -> None:
+        self.recent[task.family].extend(bool(x) for x in successes)
+
+    def state(self) -> dict[str, Any]:
+        """Per family: recent success (None before any episode) and sampling weight, for metrics and reports."""
+        w = self.weights()
+        return {f: {"success": self.success(f), "weight": round(w[f], 4)} for f in self.families}
+
+
+def make_sampler(tasks: Sequence[Any], mode: str, settings: CurriculumSettings | None = None, seed: int = 0):
+    """``mode``: ``auto`` (the curriculum when every task is a family instance), ``on`` or ``off``."""
+    if mode not in ("auto", "on", "off"):
+        raise ConfigError(f"curriculum must be auto, on or off, got {mode!r}")
+    families = bool(tasks) and all(getattr(t, "family", "") for t in tasks)
+    if mode == "on" or (mode == "auto" and families):
+        return Curriculum(tasks, settings, seed)
+    return RoundRobin(tasks, seed)

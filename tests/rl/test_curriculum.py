@@ -1,0 +1,64 @@
+"""The curriculum's choices: learning-progress weights, refills of zero-variance groups, round-robin otherwise."""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+
+import pytest
+
+from halo.errors import ConfigError
+from halo.rl.curriculum import Curriculum, CurriculumSettings, RoundRobin, make_sampler
+
+
+@dataclass(frozen=True)
+class T:
+    id: str
+    family: str = ""
+
+
+def fam_tasks(*families: str, n: int = 5) -> list[T]:
+    return [T(f"{f}-{i}", f) for f in families for i in range(n)]
+
+
+def test_unseen_families_are_tried_first_then_weights_follow_progress():
+    c = Curriculum(fam_tasks("a.solved", "a.learning", "a.hopeless"), CurriculumSettings(window=10, floor=0.01),
+                   seed=0)
+    assert set(c.weights().values()) == {0.26}  # 0.5 * 0.5 + floor before any episode
+    c.record(T("a.solved-0", "a.solved"), [True] * 10)
+    c.record(T("a.learning-0", "a.learning"), [True, False] * 5)
+    c.record(T("a.hopeless-0", "a.hopeless"), [False] * 10)
+    w = c.weights()
+    assert w["a.learning"] == pytest.approx(0.26) and w["a.solved"] == w["a.hopeless"] == pytest.approx(0.01)
+    drawn = Counter(t.family for t in c.draw(2000, 0))
+    assert drawn["a.learning"] > 0.9 * 2000 and drawn["a.solved"] > 0 and drawn["a.hopeless"] > 0
+    assert c.state()["a.learning"]["success"] == 0.5
+
+
+def test_window_forgets_old_outcomes():
+    c = Curriculum(fam_tasks("a.x"), CurriculumSettings(window=4), seed=0)
+    c.record(T("a.x-0", "a.x"), [False] * 4)
+    c.record(T("a.x-0", "a.x"), [True] * 4)
+    assert c.success("a.x") == 1.0
+
+
+def test_same_seed_same_draws():
+    tasks = fam_tasks("a.x", "a.y", n=50)
+    assert [t.id for t in Curriculum(tasks, seed=3).draw(20, 0)] == [t.id for t in Curriculum(tasks, seed=3).draw(20, 0)]
+
+
+def test_auto_uses_the_curriculum_only_for_families():
+    assert isinstance(make_sampler(fam_tasks("a.x"), "auto"), Curriculum)
+    assert isinstance(make_sampler([T("v2.gomail-1")], "auto"), RoundRobin)
+    assert isinstance(make_sampler(fam_tasks("a.x"), "off"), RoundRobin)
+    with pytest.raises(ConfigError, match="not a family instance"):
+        make_sampler([T("v2.gomail-1")], "on")
+    with pytest.raises(ConfigError, match="auto, on or off"):
+        make_sampler(fam_tasks("a.x"), "sometimes")
+
+
+def test_round_robin_cycles_every_task():
+    tasks = [T(f"v2.x-{i}") for i in range(5)]
+    rr = RoundRobin(tasks, seed=1)
+    seen = [t.id for it in range(5) for t in rr.draw(1, it)]
+    assert sorted(seen) == sorted(t.id for t in tasks)
