@@ -62,3 +62,15 @@ def test_round_robin_cycles_every_task():
     rr = RoundRobin(tasks, seed=1)
     seen = [t.id for it in range(5) for t in rr.draw(1, it)]
     assert sorted(seen) == sorted(t.id for t in tasks)
+
+
+def test_gigpo_step_advantage_within_anchor_states():
+    from halo.rl.advantages import gigpo_advantages
+
+    # two episodes share the first state "s0"; from it one went to a rewarded state, the other did not
+    adv = gigpo_advantages([[0.0, 1.0], [0.0, 0.0]], [["s0", "s1"], ["s0", "s2"]], gamma=1.0, omega=1.0)
+    ep = [0.5, -0.5]  # returns 1 and 0 minus their mean
+    assert adv[0][0] == pytest.approx(ep[0] + (1.0 - 0.5)) and adv[1][0] == pytest.approx(ep[1] + (0.0 - 0.5))
+    assert adv[0][1] == pytest.approx(ep[0]) and adv[1][1] == pytest.approx(ep[1])  # unshared states: no step term
+    none = gigpo_advantages([[1.0], [0.0]], [[None], [None]], gamma=1.0)
+    assert none == [[0.5], [-0.5]]

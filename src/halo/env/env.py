@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
+import hashlib
 import json
 import logging
 import re
@@ -450,6 +451,22 @@ class BrowserEnv:
         obs = self._last_obs or self._blank(error)
         obs = dataclasses.replace(obs, last_action_error=error)
         return StepResult(observation=obs, reward=0.0, done=True, truncated=False, info=StepInfo(error=error))
+
+    async def state_key(self) -> str | None:
+        """A key of the current state: REAL-local's hash of the session's app state, plus the page's URL. Equal keys,
+        equal states (GiGPO groups steps by it); None where the site has no such endpoint (REAL's remote sites)."""
+        if self.task is None or self._ctx is None or self._page is None or not self.task.local or \
+                not self.task.protocol:
+            return None
+        try:
+            resp = await asyncio.wait_for(self._ctx.request.get(f"{self.task.base_url}/__halo/state_key",
+                                                                timeout=5000), timeout=6)
+            site = (await resp.json())["key"] if resp.ok else None
+        except Exception:  # the key is an optimisation of credit assignment, never a reason to fail a step
+            return None
+        if site is None:
+            return None
+        return hashlib.sha1(f"{site}|{self._page.url}".encode()).hexdigest()[:16]
 
     @property
     def step_count(self) -> int:

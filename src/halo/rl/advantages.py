@@ -58,3 +58,28 @@ def frac_reward_zero_std(groups: Sequence[Sequence[float]]) -> float:
     if not groups:
         return 0.0
     return sum(group_stats(g).zero_std for g in groups) / len(groups)
+
+
+def gigpo_advantages(rewards_GT: Sequence[Sequence[float]], keys_GT: Sequence[Sequence[str | None]], gamma: float,
+                     omega: float = 1.0) -> list[list[float]]:
+    """GiGPO (Feng et al., 2025): episode-level ``R - mean R`` plus ``omega`` x a step-level advantage computed
+    within *anchor groups*, the steps of the whole group taken from the same state (equal ``keys``: REAL-local's
+    hash of the app state and the URL): each step's discounted return-to-go minus the mean over its anchor group.
+    A step whose state no other step shares (or whose key is None) gets no step-level term."""
+    returns_G = [sum(r) for r in rewards_GT]
+    ep_G = group_advantages(returns_G)
+    rtg_GT = [discounted_returns(r, gamma) for r in rewards_GT]
+    anchors: dict[str, list[float]] = {}
+    for rtg, keys in zip(rtg_GT, keys_GT):
+        for g, k in zip(rtg, keys):
+            if k is not None:
+                anchors.setdefault(k, []).append(g)
+    out = []
+    for a_ep, rtg, keys in zip(ep_G, rtg_GT, keys_GT):
+        row = []
+        for g, k in zip(rtg, keys):
+            same = anchors.get(k) if k is not None else None
+            step = g - sum(same) / len(same) if same and len(same) > 1 else 0.0
+            row.append(a_ep + omega * step)
+        out.append(row)
+    return out

@@ -17,7 +17,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any, Callable, Sequence
 
 from halo.errors import ConfigError
-from halo.rl.advantages import group_advantages, group_stats, step_advantages
+from halo.rl.advantages import gigpo_advantages, group_advantages, group_stats, step_advantages
 from halo.rl.curriculum import CurriculumSettings, make_sampler
 from halo.rl.learner import LoRALearner, LoRASettings, OptimSettings, TrainItem
 from halo.rl.rewards import RewardConfig
@@ -31,7 +31,8 @@ class GRPOSettings:
     group_size: int = 8
     max_steps: int = 70
     temperature: float = 0.7
-    advantage: str = "episode"  # "episode": one advantage per episode; "step": discounted return-to-go per step
+    advantage: str = "episode"  # episode: one per episode; step: discounted return-to-go per step; gigpo: anchor states
+    gigpo_omega: float = 1.0  # weight of GiGPO's step-level (anchor-state) advantage
     discount: float = 1.0
     skip_zero_std_groups: bool = False
     checkpoint_every: int = 10
@@ -43,8 +44,8 @@ class GRPOSettings:
     refill_zero_variance: int = 0  # extra groups per iteration replacing zero-variance ones (DAPO dynamic sampling)
 
     def __post_init__(self) -> None:
-        if self.advantage not in ("episode", "step"):
-            raise ConfigError(f"advantage must be 'episode' or 'step', got {self.advantage!r}")
+        if self.advantage not in ("episode", "step", "gigpo"):
+            raise ConfigError(f"advantage must be 'episode', 'step' or 'gigpo', got {self.advantage!r}")
         if self.save_episodes not in ("all", "best_worst", "none"):
             raise ConfigError(f"save_episodes must be all, best_worst or none, got {self.save_episodes!r}")
         if self.curriculum not in ("auto", "on", "off"):
@@ -82,6 +83,10 @@ def build_items(groups: Sequence[Sequence[Episode]], s: GRPOSettings) -> tuple[l
                 continue
         if s.advantage == "episode":
             adv_per_step = [[a] * len(e.steps) for a, e in zip(group_advantages(returns), eps)]
+        elif s.advantage == "gigpo":
+            adv_per_step = gigpo_advantages([[st.reward.total for st in e.steps] for e in eps],
+                                            [[st.state_key for st in e.steps] for e in eps], s.discount,
+                                            s.gigpo_omega)
         else:
             adv_per_step = step_advantages([[st.reward.total for st in e.steps] for e in eps], s.discount)
         for e, advs in zip(eps, adv_per_step):

@@ -29,6 +29,7 @@ class Step:
     next_url: str
     error: str | None  # the action's error in the browser, or the parse error
     timings: dict[str, float] = field(default_factory=dict)
+    state_key: str | None = None  # the site's key of the state this step was taken from (GiGPO's anchor states)
 
     @property
     def parsed(self) -> bool:
@@ -72,7 +73,9 @@ async def run_episode(env: Any, policy: PolicyBackend, task: Any, *, reward_conf
     limit = max_steps if max_steps is not None else getattr(env, "max_steps", 70)
     try:
         obs = await env.reset(task)
+        state_key = getattr(env, "state_key", None)
         for i in range(limit):
+            key = await state_key() if state_key is not None else None
             t_s = time.perf_counter()
             prompt = policy.build_prompt(obs)
             sample = (await policy.sample_prompt(prompt, obs, 1, temperature))[0]
@@ -96,7 +99,7 @@ async def run_episode(env: Any, policy: PolicyBackend, task: Any, *, reward_conf
                     ep.success, ep.real_reward = grade.success, grade.reward
             r = rewards.compute_reward(obs, sample.action, next_obs, task, done, success)
             step = Step(index=i, obs=obs, prompt=prompt, sample=sample, reward=r, next_url=next_obs.url,
-                        error=info_err, timings=timings)
+                        error=info_err, timings=timings, state_key=key)
             ep.steps.append(step)
             if on_step is not None:
                 on_step(step)

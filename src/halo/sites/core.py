@@ -16,6 +16,7 @@ episodes never see each other's state. A request without a session gets a fresh 
 from __future__ import annotations
 
 import copy
+import hashlib
 import html
 import json
 import re
@@ -229,7 +230,16 @@ def build_app(spec: SiteSpec) -> Starlette:
             s.submitted.append(answer)
         return JSONResponse({"ok": True, "submitted": len(s.submitted)})
 
+    async def state_key(request: Request) -> Response:
+        """HALO's env reads a hash of the session's app state (GiGPO's anchor states); pages never can: BrowserEnv
+        aborts every page request under /__halo/ and reads this through its context's own request client."""
+        s = session_of(request)
+        with s.lock:
+            blob = json.dumps(s.state, sort_keys=True, default=str)
+        return JSONResponse({"key": hashlib.sha1(blob.encode()).hexdigest()[:16]})
+
     routes: list[BaseRoute] = [
+        Route("/__halo/state_key", state_key),
         Route("/config", config), Route("/finish", finish), Route("/finish.json", finish_json),
         Route("/submit", submit, methods=["GET", "POST"]), *spec.routes,
     ]
