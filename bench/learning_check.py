@@ -99,7 +99,8 @@ async def one_seed(a, seed: int, tmp: str) -> dict:
                 m["wall_s"] = round(time.perf_counter() - w0, 1)
                 hist.append({k: m[k] for k in ("iteration", "success_rate", "mean_reward", "frac_reward_zero_std",
                                                "action_validity", "episodes", "errored", "refills", "cpu_s",
-                                               "wall_s", "family_success", "grad_norm", "train_items")})
+                                               "wall_s", "family_success", "grad_norm", "train_items", "time_rollout",
+                                               "time_update", "tokens")})
                 print(f"  it {m['iteration']:3d} cpu {m['cpu_s']:6.0f}s success {m['success_rate']:.2f} "
                       f"return {m['mean_reward']:+.2f} zero_std {m['frac_reward_zero_std']:.2f} "
                       f"refills {m['refills']} items {m['train_items']}", flush=True)

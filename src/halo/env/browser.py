@@ -1,15 +1,19 @@
 """Finding a Chromium and sharing one browser between many envs.
 
 One async Playwright (one Node driver) and one Browser per process; every episode gets its own context
-(isolated cookies and storage). A browser that died is relaunched on the next ``new_context``.
+(isolated cookies and storage). A browser that died is relaunched on the next ``new_context``; one that stopped
+answering (a zygote or GPU process killed under it: ``new_page`` then never returns) is killed with its whole process
+tree and relaunched by ``restart``. Every call to Chromium made here has a deadline.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import os
+import signal
 import uuid
 from pathlib import Path
 from typing import Any
@@ -29,6 +33,8 @@ CONTEXT_DEFAULTS: dict[str, Any] = {
 DEBIAN_FULL = "/usr/lib/chromium/chromium"
 DEBIAN_SHELL = "/usr/lib/chromium/chromium-headless-shell"
 FIX = "run `make browser`, or set HALO_CHROMIUM=/path/to/chromium"
+BROWSER_CALL_TIMEOUT_S = 15.0  # new_context, browser.close(): Chromium answers these in milliseconds when healthy
+LAUNCH_TIMEOUT_S = 60.0
 
 
 def _playwright_browsers_dir() -> Path:
@@ -98,6 +104,7 @@ class BrowserPool:
         self.description = ""
         self.marker = f"--halo-pool={uuid.uuid4().hex[:12]}"  # ignored by Chromium; finds our processes
         self.launches = 0
+        self.restarts = 0  # browsers killed because they stopped answering (``restart``)
         self._pw: Any = None
         self._browser: Any = None
         self._lock = asyncio.Lock()
@@ -124,14 +131,24 @@ class BrowserPool:
     def alive(self) -> bool:
         return self._browser is not None and self._browser.is_connected()
 
+    @property
+    def generation(self) -> int:
+        """Changes with every launch: an env that saw generation g asks ``restart(g)`` and only the first such
+        request kills the browser (the others find it already replaced)."""
+        return self.launches
+
     async def _launch(self) -> Any:
         exe, desc = (self.executable, f"executable {self.executable}") if self.executable else \
             find_chromium(self.headless)
         kw: dict[str, Any] = {"headless": self.headless, "args": [*LAUNCH_ARGS, self.marker], "slow_mo": self.slow_mo}
         if exe:
             kw["executable_path"] = exe
+        kw["timeout"] = LAUNCH_TIMEOUT_S * 1000
         try:
-            browser = await self._pw.chromium.launch(**kw)
+            browser = await asyncio.wait_for(self._pw.chromium.launch(**kw), LAUNCH_TIMEOUT_S + 5)
+        except TimeoutError:
+            self._kill_tree()
+            raise BrowserError(f"Chromium did not start within {LAUNCH_TIMEOUT_S:.0f} s ({desc}); {FIX}") from None
         except Exception as e:
             raise BrowserError(f"Chromium failed to launch ({desc}): {str(e).splitlines()[0]}; {FIX}") from e
         self.description = f"{desc}, version {browser.version}"
@@ -146,12 +163,31 @@ class BrowserPool:
             if not self.alive:
                 if self._browser is not None:
                     log.warning("browser died; relaunching")
-                    try:
-                        await self._browser.close()
-                    except Exception:
-                        pass
+                    await self._drop_browser()
                 self._browser = await self._launch()
         return self._browser
+
+    async def _drop_browser(self) -> None:
+        """Close the current browser (bounded) and kill whatever is left of its process tree."""
+        browser, self._browser = self._browser, None
+        if browser is not None:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(browser.close(), BROWSER_CALL_TIMEOUT_S)
+        self._kill_tree()
+
+    async def restart(self, generation: int | None = None, reason: str = "") -> bool:
+        """Kill the browser with its whole process tree and launch a new one, unless it was already replaced since
+        ``generation``. Every context of the old browser dies with it. True if this call restarted it."""
+        async with self._lock:
+            if generation is not None and generation != self.generation and self.alive:
+                return False
+            log.warning("browser stopped answering%s; killing its %d processes and relaunching",
+                        f" ({reason})" if reason else "", len(self.browser_pids()))
+            self._kill_tree()  # first: a hung browser may never answer close()
+            await self._drop_browser()
+            self.restarts += 1
+            self._browser = await self._launch()
+            return True
 
     async def new_context(self, **kw: Any) -> Any:
         """A fresh BrowserContext: 1280x720, America/Los_Angeles, en-US unless overridden."""
@@ -160,16 +196,19 @@ class BrowserPool:
         browser = await self._ensure_browser()
         opts = {**CONTEXT_DEFAULTS, **kw}
         try:
-            return await browser.new_context(**opts)
+            return await asyncio.wait_for(browser.new_context(**opts), BROWSER_CALL_TIMEOUT_S)
+        except TimeoutError:
+            raise BrowserStuck(f"new_context did not return within {BROWSER_CALL_TIMEOUT_S:.0f} s") from None
         except Exception:
             if not browser.is_connected():  # died between the check and the call: one more try
                 browser = await self._ensure_browser()
-                return await browser.new_context(**opts)
+                return await asyncio.wait_for(browser.new_context(**opts), BROWSER_CALL_TIMEOUT_S)
             raise
 
     def browser_pids(self) -> list[int]:
-        """PIDs of this pool's browser processes (main process first); Linux /proc only."""
-        main, others = [], []
+        """PIDs of this pool's browser processes, the main process first, then every descendant (zygotes, GPU,
+        utility and renderer processes, which do not carry the pool's marker); Linux."""
+        main = []
         for d in Path("/proc").iterdir():
             if not d.name.isdigit():
                 continue
@@ -177,20 +216,58 @@ class BrowserPool:
                 args = (d / "cmdline").read_bytes().split(b"\0")
             except OSError:
                 continue
-            if self.marker.encode() in args:
-                (others if any(a.startswith(b"--type=") for a in args) else main).append(int(d.name))
-        return main + others
+            if self.marker.encode() in args and not any(a.startswith(b"--type=") for a in args):
+                main.append(int(d.name))
+        out = list(main)
+        for pid in main:
+            out += [p for p in descendants(pid) if p not in out]
+        return out
+
+    def _kill_tree(self) -> int:
+        """SIGKILL every process of this pool's browser; the number killed."""
+        n = 0
+        for pid in self.browser_pids():
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.kill(pid, signal.SIGKILL)
+                n += 1
+        return n
 
     async def close(self) -> None:
-        if self._browser is not None:
-            try:
-                await self._browser.close()
-            except Exception:
-                pass
-            self._browser = None
+        await self._drop_browser()
         if self._pw is not None:
-            try:
-                await self._pw.stop()
-            except Exception:
-                pass
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(self._pw.stop(), BROWSER_CALL_TIMEOUT_S)
             self._pw = None
+
+
+class BrowserStuck(BrowserError):
+    """A call to Chromium missed its deadline: the browser is alive but does not answer."""
+
+
+def descendants(pid: int) -> list[int]:
+    """Every descendant of ``pid`` (psutil where installed, else /proc's parent links), parents first."""
+    try:
+        import psutil
+    except ImportError:
+        psutil = None
+    if psutil is not None:
+        try:
+            return [p.pid for p in psutil.Process(pid).children(recursive=True)]
+        except psutil.Error:
+            return []
+    children: dict[int, list[int]] = {}
+    for d in Path("/proc").iterdir():
+        if not d.name.isdigit():
+            continue
+        try:
+            stat = (d / "stat").read_text()
+        except OSError:
+            continue
+        ppid = int(stat[stat.rindex(")") + 2:].split()[1])  # the name in (...) may hold spaces
+        children.setdefault(ppid, []).append(int(d.name))
+    out, todo = [], [pid]
+    while todo:
+        for c in children.get(todo.pop(0), []):
+            out.append(c)
+            todo.append(c)
+    return out

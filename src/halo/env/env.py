@@ -5,6 +5,11 @@
 ``step(action)`` runs the action, lets the page settle briefly and observes it. Errors the agent caused come
 back as data (``info.error``, ``observation.last_action_error``); a dead browser ends the episode as errored and
 the next ``reset`` relaunches it. Terminal actions read ``/finish`` and grade with REAL's own scripts.
+
+Nothing here waits forever: every call to Chromium has a deadline. A reset whose browser stops answering (a call
+misses its deadline) kills the browser with its whole process tree, relaunches it and tries once more; a step that
+misses its deadline, or any step after the episode's wall-clock deadline (``episode_timeout_s``), errors the episode
+with that reason.
 """
 
 from __future__ import annotations
@@ -22,7 +27,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from halo.env import actions as A
-from halo.env.browser import BrowserPool
+from halo.env.browser import BROWSER_CALL_TIMEOUT_S, BrowserPool, BrowserStuck
 from halo.env.executor import ActionFailed, Executor, short_error
 from halo.env.observe import js, snapshot
 from halo.env.types import VIEWPORT, Observation, StepInfo, StepResult
@@ -34,6 +39,14 @@ HISTORY = 5
 RESET_TIMEOUT_MS = 30_000
 OBSERVE_TIMEOUT_S = 15.0
 NAV_SETTLE_S = 3.0  # longest wait for a navigation the action started (domcontentloaded), then observe anyway
+EPISODE_TIMEOUT_S = 900.0  # default wall-clock deadline of one episode (configs: episode.episode_timeout_s)
+EPISODE_DEADLINE = "episode deadline"  # how errors of episodes that ran out of time begin (halo.rl.health counts them)
+INTERNAL_PATH = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.-]*://[^/?#]*/__halo/")  # HALO's own endpoints on REAL-local
+
+
+def episode_deadline_error(limit_s: float) -> str:
+    return (f"{EPISODE_DEADLINE}: the episode ran past its {limit_s:.0f} s wall-clock limit (episode_timeout_s); "
+            f"the browser, the site or the policy stopped answering, or raise episode.episode_timeout_s")
 
 
 def origin_of(url: str) -> str:
@@ -62,7 +75,8 @@ class BrowserEnv:
     run many instances concurrently instead."""
 
     def __init__(self, pool: BrowserPool, *, max_steps: int = 70, image_format: str = "jpeg", jpeg_quality: int = 80,
-                 block_offsite: bool | None = None, action_timeout_ms: int = 5000, run_id: str = "0"):
+                 block_offsite: bool | None = None, action_timeout_ms: int = 5000, run_id: str = "0",
+                 episode_timeout_s: float | None = EPISODE_TIMEOUT_S, nav_timeout_ms: int = RESET_TIMEOUT_MS):
         if image_format not in ("jpeg", "png"):
             raise ConfigError(f"image_format must be 'jpeg' or 'png', got {image_format!r}")
         if not 1 <= int(jpeg_quality) <= 100:
@@ -71,6 +85,10 @@ class BrowserEnv:
             raise ConfigError(f"max_steps must be >= 1, got {max_steps}")
         if action_timeout_ms < 100:
             raise ConfigError(f"action_timeout_ms must be >= 100, got {action_timeout_ms}")
+        if episode_timeout_s is not None and not episode_timeout_s > 0:
+            raise ConfigError(f"episode_timeout_s must be > 0 (or None: no limit), got {episode_timeout_s}")
+        if nav_timeout_ms < 100:
+            raise ConfigError(f"nav_timeout_ms must be >= 100, got {nav_timeout_ms}")
         self.pool = pool
         self.max_steps = max_steps
         self.image_format = image_format
@@ -78,6 +96,8 @@ class BrowserEnv:
         self.block_offsite = block_offsite
         self.action_timeout_ms = action_timeout_ms
         self.run_id = str(run_id)
+        self.episode_timeout_s = episode_timeout_s  # run_episode bounds the whole episode (the policy too) by it
+        self.nav_timeout_ms = nav_timeout_ms  # a page load of reset or /finish
         self.task: Any = None
         self.reset_timings: dict[str, float] = {}
         self._ctx: Any = None
@@ -98,14 +118,30 @@ class BrowserEnv:
         self._popup_expected = asyncio.Event()
         self._popup_arrived = asyncio.Event()
         self._last_obs: Observation | None = None
+        self._deadline: float | None = None  # time.monotonic() past which the episode is over
 
     # ---------------------------------------------------------------- lifecycle
     async def reset(self, task: Any) -> Observation:
-        """Start an episode of ``task`` (a ``halo.tasks.Task``) in a fresh context; return the first observation."""
+        """Start an episode of ``task`` (a ``halo.tasks.Task``) in a fresh context; return the first observation.
+
+        Bounded: a browser that stops answering is killed (whole process tree) and relaunched, then reset is tried
+        once more; a second miss is a ``BrowserError``."""
+        self._deadline = time.monotonic() + self.episode_timeout_s if self.episode_timeout_s else None
         for attempt in (1, 2):
+            generation = self.pool.generation
+            limit = self._reset_limit()
             try:
-                return await self._reset(task)
+                return await asyncio.wait_for(self._reset(task), limit)
+            except (BrowserStuck, TimeoutError) as e:
+                why = str(e) or f"reset did not finish within {limit:.0f} s"
+                self._forget_context()  # the browser is killed next: closing its context would wait on it
+                if attempt == 2:
+                    raise BrowserError(f"the browser stopped answering during reset of {task.id} ({why}), again "
+                                       f"after it was killed and relaunched; check free memory and /dev/shm, and "
+                                       f"run `halo smoke`") from None
+                await self.pool.restart(generation, why)
             except BrowserError:
+                await self._close_context()
                 raise
             except HaloError:
                 await self._close_context()
@@ -120,6 +156,26 @@ class BrowserEnv:
                 log.warning("browser died during reset (%s); relaunching", short_error(e))
         raise AssertionError("unreachable")
 
+    def _reset_limit(self) -> float:
+        """Reset's own deadline: its three page loads and two observations, plus the browser calls."""
+        return 3 * (self.nav_timeout_ms / 1000 + 5) + 2 * OBSERVE_TIMEOUT_S + 4 * BROWSER_CALL_TIMEOUT_S
+
+    async def _call(self, aw: Any, what: str, timeout: float | None = None, browser: bool = True) -> Any:
+        """Await a call to Chromium with a deadline; a miss means the browser stopped answering (``BrowserStuck``).
+        ``browser``: the call involves no site, so its failure is the browser's too (``Target crashed`` after a
+        zygote was killed)."""
+        limit = BROWSER_CALL_TIMEOUT_S if timeout is None else timeout
+        try:
+            return await asyncio.wait_for(aw, limit)
+        except TimeoutError:
+            raise BrowserStuck(f"{what} did not return within {limit:.0f} s") from None
+        except HaloError:
+            raise
+        except Exception as e:
+            if browser:
+                raise BrowserStuck(f"{what} failed: {short_error(e)}") from e
+            raise
+
     async def _reset(self, task: Any) -> Observation:
         t0 = time.perf_counter()
         await self._close_context()
@@ -130,15 +186,16 @@ class BrowserEnv:
         self._popups.clear()
         self._last_obs = None
         ctx = self._ctx = await self.pool.new_context()
-        await ctx.add_init_script(js("instrument.js"))
+        await self._call(ctx.route(INTERNAL_PATH, self._on_internal), "route")  # the agent's pages never read them
+        await self._call(ctx.add_init_script(js("instrument.js")), "add_init_script")
         block = task.local if self.block_offsite is None else self.block_offsite
         origin = origin_of(task.base_url)
         if block and origin.startswith("http"):
-            await ctx.route(offsite_pattern(origin), self._on_offsite)
+            await self._call(ctx.route(offsite_pattern(origin), self._on_offsite), "route")
         ctx.on("page", self._on_page)
-        page = self._page = await self._new_page()
+        page = self._page = await self._call(self._new_page(), "new_page")
         page.on("crash", self._on_crash)
-        self._cdp = await ctx.new_cdp_session(page)
+        self._cdp = await self._call(ctx.new_cdp_session(page), "new_cdp_session")
         # Navigation and new-window requests reach us before the input event that caused them returns, so the
         # settle knows what to wait for without sleeping.
         self._cdp.on("Page.frameRequestedNavigation", self._on_nav_requested)
@@ -146,15 +203,16 @@ class BrowserEnv:
         self._cdp.on("Page.domContentEventFired", lambda _e: self._loaded.set())
         self._cdp.on("Page.frameStoppedLoading", lambda _e: self._loaded.set())
         self._cdp.on("Page.windowOpen", lambda _e: self._popup_expected.set())
-        await self._cdp.send("Page.enable")
+        await self._call(self._cdp.send("Page.enable"), "CDP Page.enable")
         t1 = time.perf_counter()
         if task.protocol:
             await self._real_setup(task)
         t2 = time.perf_counter()
-        resp = await page.goto(task.base_url, wait_until="load", timeout=RESET_TIMEOUT_MS)
+        resp = await self._goto(page, task.base_url)
         if resp is not None and resp.status >= 400:
             raise SiteError(f"{task.base_url} answered HTTP {resp.status}; check the URL (is the site running?)")
-        first = (await self._cdp.send("Page.getNavigationHistory"))["currentIndex"]
+        first = (await self._call(self._cdp.send("Page.getNavigationHistory"), "CDP Page.getNavigationHistory")
+                 )["currentIndex"]
         self._ex = Executor(page, timeout_ms=self.action_timeout_ms, viewport=VIEWPORT,
                             allowed_origin=origin if block else None, cdp=self._cdp, first_history_index=first)
         t3 = time.perf_counter()
@@ -165,16 +223,22 @@ class BrowserEnv:
 
     async def _real_setup(self, task: Any) -> None:
         """agisdk's ``AbstractWebCloneTask.setup``: background tab /config, then /finish; main tab to the front."""
-        bg = self._bg = await self._new_page()
+        bg = self._bg = await self._call(self._new_page(), "new_page")
         url = f"{task.base_url}/config?run_id={self.run_id}&task_id={task.id}&latency=0"
-        resp = await bg.goto(url, wait_until="load", timeout=RESET_TIMEOUT_MS)
+        resp = await self._goto(bg, url)
         if resp is not None and resp.status >= 400:
-            raise SiteError(f"{url} answered HTTP {resp.status}: {(await resp.text())[:200]}")
+            raise SiteError(f"{url} answered HTTP {resp.status}: "
+                            f"{(await self._call(resp.text(), 'body', browser=False))[:200]}")
         if not task.local:  # REAL's remote apps set up state from JS: wait as agisdk does (bounded)
             with contextlib.suppress(Exception):
-                await bg.wait_for_load_state("networkidle", timeout=10_000)
-        await bg.goto(f"{task.base_url}/finish", wait_until="load", timeout=RESET_TIMEOUT_MS)
-        await self._page.bring_to_front()
+                await asyncio.wait_for(bg.wait_for_load_state("networkidle", timeout=10_000), 15)
+        await self._goto(bg, f"{task.base_url}/finish")
+        await self._call(self._page.bring_to_front(), "bring_to_front")
+
+    async def _goto(self, page: Any, url: str) -> Any:
+        """A page load bounded by Playwright's timeout (a slow site: its error) and by ours (a stuck browser)."""
+        return await self._call(page.goto(url, wait_until="load", timeout=self.nav_timeout_ms), f"goto {url}",
+                                self.nav_timeout_ms / 1000 + 5, browser=False)
 
     async def _new_page(self) -> Any:
         self._opening_page = True
@@ -188,10 +252,14 @@ class BrowserEnv:
         self.task = None
 
     async def _close_context(self) -> None:
-        ctx, self._ctx, self._page, self._bg, self._cdp, self._ex = self._ctx, None, None, None, None, None
+        ctx = self._forget_context()
         if ctx is not None:
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(ctx.close(), timeout=10)
+
+    def _forget_context(self) -> Any:
+        ctx, self._ctx, self._page, self._bg, self._cdp, self._ex = self._ctx, None, None, None, None, None
+        return ctx
 
     # ---------------------------------------------------------------- browser events
     def _on_crash(self, _page: Any) -> None:
@@ -206,6 +274,10 @@ class BrowserEnv:
         if event.get("disposition", "currentTab") == "currentTab" and \
                 event.get("navigationType") not in ("sameDocument", "historySameDocument"):
             self._loading.set()
+
+    async def _on_internal(self, route: Any, _request: Any) -> None:
+        with contextlib.suppress(Exception):
+            await route.abort("blockedbyclient")
 
     async def _on_offsite(self, route: Any, request: Any) -> None:
         """Off-site requests fail; an off-site navigation gets "204 No Content", so the page stays as it was
@@ -226,13 +298,39 @@ class BrowserEnv:
 
     # ---------------------------------------------------------------- step
     async def step(self, action: A.Action | dict[str, Any]) -> StepResult:
-        """Run one action; never raises for the agent's mistakes (they come back in ``info.error``)."""
+        """Run one action; never raises for the agent's mistakes (they come back in ``info.error``). Bounded: a step
+        that misses its deadline, or any step past the episode's deadline, errors the episode."""
         if self.task is None:
             raise ConfigError("BrowserEnv.step() before reset(); call `await env.reset(task)` first")
         t0 = time.perf_counter()
         if self._done:
             return self._over("the episode is over; call reset() to start another")
         info = StepInfo()
+        left = self._deadline - time.monotonic() if self._deadline is not None else None
+        if left is not None and left <= 0:
+            self._step += 1
+            return self._errored(info, t0, episode_deadline_error(self.episode_timeout_s or 0))
+        limit = self._step_limit(action)
+        try:
+            return await asyncio.wait_for(self._step_bounded(action, info, t0), limit if left is None else
+                                          min(limit, left + 1))
+        except TimeoutError:
+            if left is not None and time.monotonic() >= self._deadline:
+                return self._errored(info, t0, episode_deadline_error(self.episode_timeout_s or 0))
+            return self._errored(info, t0, f"the step did not finish within {limit:.0f} s: the browser or the site "
+                                           f"stopped answering")
+
+    def _step_limit(self, action: Any) -> float:
+        """Every wait a step can make, added up: the action, its settle, two observations, /finish and grading."""
+        extra = 0.0
+        if isinstance(action, A.Wait):
+            extra = action.time
+        elif isinstance(action, (A.Type, A.Fill)):
+            extra = 0.005 * len(getattr(action, "text", "") or getattr(action, "value", ""))
+        return (self.action_timeout_ms / 1000 + 1 + extra + 4 * NAV_SETTLE_S + 2 * OBSERVE_TIMEOUT_S +
+                2 * (self.nav_timeout_ms / 1000 + 5) + 60)
+
+    async def _step_bounded(self, action: A.Action | dict[str, Any], info: StepInfo, t0: float) -> StepResult:
         if isinstance(action, dict):
             try:
                 action = A.action_from_dict(action)
@@ -313,7 +411,8 @@ class BrowserEnv:
         with contextlib.suppress(Exception):
             await self._page.wait_for_load_state("domcontentloaded", timeout=self.action_timeout_ms)
         with contextlib.suppress(Exception):  # a navigation that never committed (blocked, 204) leaves the flag up
-            await self._page.evaluate("window.__haloNavigating = false")
+            await asyncio.wait_for(self._page.evaluate("window.__haloNavigating = false"),
+                                   self.action_timeout_ms / 1000)
 
     def _pending(self) -> bool:
         return bool((self._loading.is_set() and not self._loaded.is_set()) or self._popups or self._blocked or
@@ -345,7 +444,7 @@ class BrowserEnv:
                 await p.wait_for_load_state("commit", timeout=2000)
                 url = p.url if p.url not in ("", "about:blank") else url
             with contextlib.suppress(Exception):
-                await p.close()
+                await asyncio.wait_for(p.close(), BROWSER_CALL_TIMEOUT_S)
         if url is None:
             return None
         try:
@@ -390,17 +489,18 @@ class BrowserEnv:
             raise ConfigError("finish_state() needs an episode; call reset(task) first")
         if not self.task.protocol:
             raise ConfigError(f"task {self.task.id} is a plain page: it has no /finish")
-        if self._bg is None or self._bg.is_closed():
-            self._bg = await self._new_page()
         url = f"{self.task.base_url}/finish"
         try:
-            resp = await self._bg.goto(url, wait_until="load", timeout=RESET_TIMEOUT_MS)
+            if self._bg is None or self._bg.is_closed():
+                self._bg = await self._call(self._new_page(), "new_page")
+            resp = await self._goto(self._bg, url)
             if resp is not None and resp.status >= 400:
                 raise SiteError(f"{url} answered HTTP {resp.status}")
             if not self.task.local:
                 with contextlib.suppress(Exception):
-                    await self._bg.wait_for_load_state("networkidle", timeout=5000)
-            text = await self._bg.locator("pre").first.inner_text(timeout=self.action_timeout_ms)
+                    await asyncio.wait_for(self._bg.wait_for_load_state("networkidle", timeout=5000), 10)
+            text = await asyncio.wait_for(self._bg.locator("pre").first.inner_text(timeout=self.action_timeout_ms),
+                                          self.action_timeout_ms / 1000 + 5)
         except SiteError:
             raise
         except Exception as e:

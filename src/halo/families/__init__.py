@@ -18,7 +18,7 @@ from halo.errors import ConfigError, TaskNotFoundError
 from halo.families.base import FAMILIES, Check, Family, Finish, Instance, register, split_of
 
 __all__ = ["FAMILIES", "Check", "Family", "Finish", "Instance", "register", "split_of", "all_families",
-           "get_family", "is_family_spec", "resolve_family_spec", "family_task", "grade_family_task"]
+           "get_family", "is_family_spec", "resolve_family_spec", "family_task", "grade_family_task", "progress_of"]
 
 _SPEC = re.compile(r"^(?P<fam>families|[a-z]+\.(?:\*|[a-z0-9_]+))(?:@(?P<split>train|test|all))?(?::(?P<n>\d+))?$")
 _ONE = re.compile(r"^(?P<fam>[a-z]+\.[a-z0-9_]+)-(?P<i>\d+)$")
@@ -87,6 +87,14 @@ def resolve_family_spec(ref: str, site_urls: dict[str, str] | None = None) -> li
         fams = [get_family(name)]
     limit = int(n) if n else None
     return [family_task(i, site_urls) for f in fams for i in f.instances(split, limit)]
+
+
+def progress_of(task: Any, finish_state: dict[str, Any]) -> float:
+    """The share of the instance's checks that pass on this state (the family's progress potential, 0..1). Checks
+    on the final message are left out: they cannot pass before it is sent."""
+    fam = get_family(task.family)
+    checks = [c for c in fam.grade(finish_state, fam.instance(task.index).params, "") if c.name != "answer"]
+    return sum(c.passed for c in checks) / len(checks) if checks else 0.0
 
 
 def grade_family_task(task: Any, finish_state: dict[str, Any], response: str = "") -> Any:

@@ -25,6 +25,7 @@ class DecodingConfig:
     top_k: int = 0
     max_tokens: int = 300
     constrained: bool = False  # hold decoding to the action grammar (grammar.py)
+    jump_forward: bool = False  # in-process constrained decoding: text the grammar forces is emitted, not sampled
     seed: int | None = None
 
     def __post_init__(self) -> None:

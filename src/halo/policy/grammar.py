@@ -204,7 +204,8 @@ class ToolCallGrammar:
         import xgrammar as xgr
 
         self._xgr = xgr
-        self.compiler = xgr.GrammarCompiler(xgr.TokenizerInfo.from_huggingface(tokenizer, vocab_size=vocab_size))
+        self.tokenizer_info = xgr.TokenizerInfo.from_huggingface(tokenizer, vocab_size=vocab_size)
+        self.compiler = xgr.GrammarCompiler(self.tokenizer_info)
         self._cache: dict[str, Any] = {}
         self.cache_size = cache_size
 

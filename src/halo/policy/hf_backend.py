@@ -76,15 +76,15 @@ def training_batch(encoded: Any, completions: Sequence[Sequence[int]], pad_id: i
 
 def token_logprobs(model: Any, batch: TrainingBatch, temperature: float = 1.0, completion_mask: Any = None):
     """Per-token logprobs of the batch's completions (``logprobs_BT``, zero outside ``mask_BT``). Differentiable:
-    call under ``torch.no_grad()`` to score, with grad to train. ``completion_mask`` ([L, V], additive, from
-    ``HFPolicy.grammar_mask``) restricts the completion's positions to what a grammar allowed."""
+    call under ``torch.no_grad()`` to score, with grad to train. ``completion_mask`` ([L, V] or [B, L, V], additive,
+    from ``HFPolicy.grammar_mask``) restricts the completion's positions to what a grammar allowed."""
     import torch
 
     logits = model(**batch.inputs, use_cache=False).logits[:, :-1].float()
     if temperature > 0 and temperature != 1.0:
         logits = logits / temperature
     if completion_mask is not None:
-        P, L = batch.prompt_len, completion_mask.shape[0]
+        P, L = batch.prompt_len, completion_mask.shape[-2]  # [L, V] for every row, or [B, L, V] per row
         logits = torch.cat([logits[:, :P - 1], logits[:, P - 1:P - 1 + L] + completion_mask.to(logits.device),
                             logits[:, P - 1 + L:]], dim=1)
     targets = batch.inputs["input_ids"][:, 1:]
@@ -105,15 +105,49 @@ def vision_token_ids(tokenizer: Any) -> frozenset[int]:
     return frozenset(ids)
 
 
-class _CopyingProcessor:
-    """xgrammar masks scores in place, and transformers keeps the same tensor as the "raw" logits it returns:
-    hand xgrammar a copy so the reported logprobs stay the model's own (the ones a trainer recomputes)."""
+class ForcedTokens:
+    """Where the grammar admits exactly one continuation (a tool call's syntax), only the longest vocabulary token
+    that starts it stays allowed: forced text costs a few decode steps instead of one per character a random model
+    happens to pick, and it is no choice of the policy (probability 1, no gradient). Sampler and trainer apply the
+    same rule (``HFPolicy.grammar_mask`` replays it)."""
 
-    def __init__(self, inner: Any):
-        self.inner = inner
+    def __init__(self, tokenizer_info: Any):
+        self.by_bytes: dict[bytes, int] = {}
+        special = set(tokenizer_info.special_token_ids)
+        for i, b in enumerate(tokenizer_info.decoded_vocab):
+            if b and i not in special:
+                self.by_bytes.setdefault(b, i)
+        self.longest = max((len(b) for b in self.by_bytes), default=1)
+
+    def token_for(self, matcher: Any) -> int | None:
+        """The one token to emit next, or None where the policy has a choice."""
+        jump = matcher.find_jump_forward_string().encode()
+        for n in range(min(len(jump), self.longest), 0, -1):
+            t = self.by_bytes.get(jump[:n])
+            if t is not None:
+                return t
+        return None
+
+
+class _GrammarProcessor:
+    """xgrammar's masking plus ``ForcedTokens``. xgrammar masks scores in place, and transformers keeps the same
+    tensor as the "raw" logits it returns: it gets a copy, so the reported logprobs stay the model's own."""
+
+    def __init__(self, inner: Any, forced: ForcedTokens | None):
+        self.inner, self.forced = inner, forced
 
     def __call__(self, input_ids, scores):
-        return self.inner(input_ids, scores.clone())
+        out = self.inner(input_ids, scores.clone())
+        if self.forced is not None:
+            for row, m in enumerate(self.inner.matchers):
+                if m.is_terminated():
+                    continue
+                t = self.forced.token_for(m)
+                if t is not None:
+                    keep = out[row, t].clone()
+                    out[row] = float("-inf")
+                    out[row, t] = keep
+        return out
 
 
 class HFPolicy(PolicyBackend):
@@ -123,7 +157,7 @@ class HFPolicy(PolicyBackend):
 
     def __init__(self, model_path: str | os.PathLike, adapter: str | os.PathLike | None = None,
                  decoding: DecodingConfig | None = None, prompt: PromptConfig | None = None, threads: int | None = None,
-                 dtype: str = "float32", device: str = "cpu"):
+                 dtype: str = "float32", device: str = "cpu", max_batch: int = 1):
         super().__init__(decoding, prompt)
         import torch
 
@@ -148,7 +182,12 @@ class HFPolicy(PolicyBackend):
         self.vision_ids = vision_token_ids(tok)
         self._lock = threading.Lock()
         self._grammar = None
+        self._forced: ForcedTokens | None = None
         self._calls = 0
+        self.max_batch = max_batch
+        self.batch_wait_s = 0.01
+        self._pending: list[Any] = []
+        self._batcher: asyncio.Task | None = None
 
     # ------------------------------------------------------------ encoding
     def encode(self, prompt: Prompt):
@@ -164,7 +203,37 @@ class HFPolicy(PolicyBackend):
 
     # ------------------------------------------------------------ sampling
     async def complete(self, prompt: Prompt, obs: Observation, n: int, temperature: float) -> list[Completion]:
-        return await asyncio.to_thread(self._complete_sync, prompt, obs, n, temperature)
+        """Requests that arrive together (the episodes of a group, each at its own step) are sampled in one
+        generate call, up to ``max_batch`` rows: a small model's decode step costs the same for 1 row or 8."""
+        if self.max_batch <= 1:
+            return await asyncio.to_thread(self._complete_sync, prompt, obs, n, temperature)
+        fut = asyncio.get_running_loop().create_future()
+        self._pending.append((prompt, obs, n, temperature, fut))
+        if self._batcher is None or self._batcher.done():
+            self._batcher = asyncio.create_task(self._drain())
+        return await fut
+
+    async def _drain(self) -> None:
+        await asyncio.sleep(self.batch_wait_s)  # let the requests of concurrent episodes arrive
+        while self._pending:
+            t = self._pending[0][3]
+            batch, rows = [], 0
+            for r in list(self._pending):
+                if r[3] == t and (not batch or rows + r[2] <= self.max_batch):
+                    batch.append(r)
+                    rows += r[2]
+                    self._pending.remove(r)
+            try:
+                outs = await asyncio.to_thread(self._complete_batch_sync, [(p, o, n) for p, o, n, _, _ in batch], t)
+            except Exception as e:  # every waiting episode gets the error, none waits forever
+                for *_, fut in batch:
+                    if not fut.done():
+                        fut.set_exception(e)
+                continue
+            for (*_, fut), out in zip(batch, outs):
+                if not fut.done():
+                    fut.set_result(out)
+            await asyncio.sleep(0)
 
     def _tool_grammar(self):
         from halo.policy.grammar import ToolCallGrammar
@@ -172,6 +241,7 @@ class HFPolicy(PolicyBackend):
         if self._grammar is None:
             vocab = self.model.get_output_embeddings().weight.shape[0]
             self._grammar = ToolCallGrammar(self.processor.tokenizer, vocab_size=vocab)
+            self._forced = ForcedTokens(self._grammar.tokenizer_info) if self.decoding.jump_forward else None
         return self._grammar
 
     def _grammar_key(self, obs: Observation) -> str:
@@ -179,13 +249,16 @@ class HFPolicy(PolicyBackend):
 
         return json.dumps(page_schema(obs, self.prompt_config))  # element ids pinned to this page's when shown
 
-    def _logits_processors(self, obs: Observation) -> list:
+    def _logits_processors_for(self, observations: Sequence[Observation]) -> list:
+        """The grammar processor for a batch: one compiled grammar per row (each page has its own element ids)."""
         if not self.decoding.constrained:
             return []
         import xgrammar as xgr
 
-        compiled = self._tool_grammar().compile(json.loads(self._grammar_key(obs)))
-        return [_CopyingProcessor(xgr.contrib.hf.LogitsProcessor(compiled))]
+        g = self._tool_grammar()
+        compiled = [g.compile(json.loads(self._grammar_key(o))) for o in observations]
+        return [_GrammarProcessor(xgr.contrib.hf.LogitsProcessor(compiled if len(compiled) > 1 else compiled[0]),
+                                  self._forced)]
 
     def grammar_mask(self, grammar: str, token_ids: Sequence[int]):
         """Additive logit mask (0 / -inf, shape [len(token_ids), vocab]) of what the grammar allowed at each step of
@@ -198,11 +271,16 @@ class HFPolicy(PolicyBackend):
         matcher = xgr.GrammarMatcher(self._tool_grammar().compile(json.loads(grammar)))
         bitmask = xgr.allocate_token_bitmask(1, vocab)
         mask = torch.zeros((len(token_ids), vocab), dtype=torch.float32)
+        forced = self._forced
         for i, tok in enumerate(token_ids):
             if matcher.is_terminated():
                 break
             matcher.fill_next_token_bitmask(bitmask)
             xgr.apply_token_bitmask_inplace(mask[i:i + 1], bitmask)
+            t = forced.token_for(matcher) if forced is not None else None
+            if t is not None:
+                mask[i] = float("-inf")
+                mask[i, t] = 0.0
             if not matcher.accept_token(int(tok)):
                 break
         if self.vision_ids:  # suppressed in sampling too (see __init__)
@@ -210,22 +288,47 @@ class HFPolicy(PolicyBackend):
         return mask
 
     def _complete_sync(self, prompt: Prompt, obs: Observation, n: int, temperature: float) -> list[Completion]:
+        return self._complete_batch_sync([(prompt, obs, n)], temperature)[0]
+
+    def encode_batch(self, prompts: Sequence[Prompt]):
+        """Processor output for several prompts, left-padded (one generate call samples them all)."""
+        if len(prompts) == 1:
+            return self.encode(prompts[0])
+        cfg = self.prompt_config
+        texts = [self.processor.apply_chat_template(p.hf_messages(), tokenize=False, add_generation_prompt=True)
+                 for p in prompts]
+        tok = self.processor.tokenizer
+        side, tok.padding_side = tok.padding_side, "left"
+        try:
+            enc = self.processor(text=texts, images=[p.pil_image() for p in prompts], return_tensors="pt",
+                                 padding=True, size={"shortest_edge": cfg.min_pixels, "longest_edge": cfg.max_pixels})
+        finally:
+            tok.padding_side = side
+        return enc.to(self.device)
+
+    def _complete_batch_sync(self, reqs: Sequence[tuple[Prompt, Observation, int]],
+                             temperature: float) -> list[list[Completion]]:
+        """One generate call for several requests (``n`` rows each); completions per request, in order."""
         import torch
         from transformers import LogitsProcessorList
 
         d = self.decoding
+        rows = [(p, o) for p, o, n in reqs for _ in range(n)]
         with self._lock, torch.no_grad():
-            enc = self.encode(prompt)
+            enc = self.encode_batch([p for p, _ in rows]) if len(reqs) > 1 else self.encode(reqs[0][0])
             P = enc["input_ids"].shape[1]
+            prompt_lens = enc["attention_mask"].sum(1).tolist()
             if d.seed is not None:
                 torch.manual_seed(d.seed + self._calls)
             self._calls += 1
             sampling = temperature > 0
-            kw: dict[str, Any] = dict(do_sample=sampling, max_new_tokens=d.max_tokens, num_return_sequences=n,
+            kw: dict[str, Any] = dict(do_sample=sampling, max_new_tokens=d.max_tokens,
+                                      num_return_sequences=reqs[0][2] if len(reqs) == 1 else 1,
                                       suppress_tokens=sorted(self.vision_ids) or None,
                                       output_logits=True, output_scores=d.constrained,
                                       return_dict_in_generate=True, pad_token_id=self.pad_id,
-                                      logits_processor=LogitsProcessorList(self._logits_processors(obs)))
+                                      logits_processor=LogitsProcessorList(
+                                          self._logits_processors_for([o for _, o in rows])))
             if sampling:
                 # explicit values override a hub generation_config (Qwen's top_k=20, top_p=0.8, ...): RL needs the
                 # distribution the logprobs describe
@@ -238,19 +341,27 @@ class HFPolicy(PolicyBackend):
         if sampling and temperature != 1.0:
             logits = logits / temperature
         lps = torch.log_softmax(logits, -1).gather(-1, seqs.unsqueeze(-1)).squeeze(-1)
-        results = []
-        for row, lp in zip(seqs.tolist(), lps.tolist()):
-            end = next((i + 1 for i, t in enumerate(row) if t in self.eos_ids), None)
+        scores = None
+        if d.constrained:  # the grammar changes the sampling distribution: keep its logprobs beside the model's
+            scores = torch.log_softmax(torch.stack(out.scores, 1).float(), -1).gather(
+                -1, seqs.unsqueeze(-1)).squeeze(-1).tolist()
+        results: list[Completion] = []
+        for i, (row, lp) in enumerate(zip(seqs.tolist(), lps.tolist())):
+            end = next((j + 1 for j, t in enumerate(row) if t in self.eos_ids), None)
             ids = row[:end] if end else row
             text = self.processor.tokenizer.decode(ids, skip_special_tokens=True)
-            results.append(Completion(text=text, token_ids=tuple(ids), logprobs=tuple(lp[:len(ids)]),
-                                      finish_reason="stop" if end else "length", prompt_tokens=P))
-        if d.constrained:  # the grammar changes the sampling distribution: keep its logprobs beside the model's
-            scores = torch.log_softmax(torch.stack(out.scores, 1).float(), -1).gather(-1, seqs.unsqueeze(-1))
-            key = self._grammar_key(obs)
-            results = [dataclasses.replace(c, sampler_logprobs=tuple(s[:len(c.token_ids)]), grammar=key)
-                       for c, s in zip(results, scores.squeeze(-1).tolist())]
-        return results
+            c = Completion(text=text, token_ids=tuple(ids), logprobs=tuple(lp[:len(ids)]),
+                           finish_reason="stop" if end else "length",
+                           prompt_tokens=int(prompt_lens[min(i, len(prompt_lens) - 1)]))
+            if scores is not None:
+                c = dataclasses.replace(c, sampler_logprobs=tuple(scores[i][:len(ids)]),
+                                        grammar=self._grammar_key(rows[i][1]))
+            results.append(c)
+        out_by_req, k = [], 0
+        for _, _, n in reqs:
+            out_by_req.append(results[k:k + n])
+            k += n
+        return out_by_req
 
     # ------------------------------------------------------------ scoring (what a trainer computes)
     def score(self, prompt: Prompt, completions: Sequence[Sequence[int]],

@@ -61,6 +61,7 @@ class ModeConfig(_Strict):
     prompt: dict[str, Any] = {}
     recovery: bool = False
     threads: int | None = None  # hf backend: torch threads
+    max_batch: int = 1  # hf backend: concurrent requests sampled in one generate call (rows)
 
     def decoding_config(self) -> DecodingConfig:
         return _build(DecodingConfig, self.decoding, f"mode {self.name}: decoding")
@@ -92,17 +93,19 @@ class ModeConfig(_Strict):
         None values are ignored."""
         kw = {k: v for k, v in kw.items() if v is not None}
         upd: dict[str, Any] = {}
-        for k in ("model", "adapter", "backend", "lora_name", "recovery", "threads"):
+        for k in ("model", "adapter", "backend", "lora_name", "recovery", "threads", "max_batch"):
             if k in kw:
                 upd[k] = kw.pop(k)
         if "base_url" in kw:
             upd["server"] = self.server.model_copy(update={"base_url": kw.pop("base_url")})
-        dec = {k: kw.pop(k) for k in ("temperature", "top_p", "top_k", "max_tokens", "constrained", "seed")
+        dec = {k: kw.pop(k) for k in ("temperature", "top_p", "top_k", "max_tokens", "constrained", "seed",
+                                      "jump_forward")
                if k in kw}
         if dec:
             upd["decoding"] = {**self.decoding, **dec}
         pr = {k: kw.pop(k) for k in ("max_pixels", "min_pixels", "include_axtree", "axtree_max_chars", "history",
-                                     "actions", "elements", "text", "text_max_chars", "single_tool") if k in kw}
+                                     "actions", "elements", "text", "text_max_chars", "single_tool", "system", "tree",
+                                     "tree_name_chars") if k in kw}
         if pr:
             upd["prompt"] = {**self.prompt, **pr}
         if kw:
@@ -183,7 +186,7 @@ def make_policy(mode: ModeConfig) -> PolicyBackend:
             hint = " (build it with `halo model tiny " + mode.model + "`)" if "tiny" in mode.model else ""
             raise ConfigError(f"mode {mode.name}: model directory {mode.model} does not exist{hint}")
         return HFPolicy(mode.model, adapter=mode.adapter, decoding=mode.decoding_config(),
-                        prompt=mode.prompt_config(), threads=mode.threads)
+                        prompt=mode.prompt_config(), threads=mode.threads, max_batch=mode.max_batch)
     from halo.policy.openai_backend import OpenAIPolicy, ServerConfig
 
     s = mode.server

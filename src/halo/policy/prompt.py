@@ -57,6 +57,9 @@ class PromptConfig:
     text: str = "free"
     text_max_chars: int = MAX_TEXT
     single_tool: bool = False
+    system: str = "full"  # full: Qwen's tool-calling system prompt; brief: one paragraph naming the actions
+    tree: str = "full"  # full: the accessibility tree; controls: one line per element the policy may act on
+    tree_name_chars: int = 40  # with tree: controls, each element's name is cut to this many characters
 
     def __post_init__(self) -> None:
         from halo.policy.action_space import ELEMENT_FILTERS, TEXT_SOURCES
@@ -72,6 +75,10 @@ class PromptConfig:
             raise ValueError(f"elements must be one of {ELEMENT_FILTERS}, got {self.elements!r}")
         if self.text not in TEXT_SOURCES:
             raise ValueError(f"text must be one of {TEXT_SOURCES}, got {self.text!r}")
+        if self.system not in ("full", "brief"):
+            raise ValueError(f"system must be full or brief, got {self.system!r}")
+        if self.tree not in ("full", "controls"):
+            raise ValueError(f"tree must be full or controls, got {self.tree!r}")
         if not 1 <= self.text_max_chars <= MAX_TEXT:
             raise ValueError(f"text_max_chars must be in 1..{MAX_TEXT}, got {self.text_max_chars}")
         if self.min_pixels < PATCH_FACTOR ** 2 or self.max_pixels < self.min_pixels:
@@ -140,6 +147,25 @@ def system_prompt(include_elements: bool, actions: tuple[str, ...] | None = None
     return f"{SYSTEM_HEAD}\n\n{NOUS_TOOLS.format(tools=tools)}\n\n{AGENT_RULES}"
 
 
+def brief_system_prompt(actions: tuple[str, ...] | None) -> str:
+    """A short system prompt for small models (every prompt token costs them compute and teaches them nothing)."""
+    names = ", ".join(actions) if actions else "the browser actions"
+    return (f"{SYSTEM_HEAD} You are a web agent. Reply with one tool call: <tool_call>\n{{\"name\": \"browser\", "
+            f"\"arguments\": {{\"action\": ..., ...}}}}\n</tool_call>. Actions: {names}. Elements are the [id]s of "
+            "the list below; send_msg_to_user ends the task.")
+
+
+def controls_text(obs: Observation, cfg: PromptConfig) -> str:
+    """The elements the policy may act on, one line each: ``[11] link Electronics``."""
+    from halo.policy.action_space import allowed_elements
+
+    lines = []
+    for i in allowed_elements(obs, cfg.elements):
+        el = obs.elements[i]
+        lines.append(f"[{i}] {el.role} {' '.join(el.name.split())[:cfg.tree_name_chars]}")
+    return "\n".join(lines)
+
+
 def user_text(obs: Observation, cfg: PromptConfig) -> str:
     lines = [f"Goal: {obs.goal}", f"Current URL: {obs.url}", f"Step: {obs.step}"]
     history = list(obs.last_actions)[-cfg.history:] if cfg.history else []
@@ -150,7 +176,12 @@ def user_text(obs: Observation, cfg: PromptConfig) -> str:
         lines.append("Previous actions: none")
     if obs.last_action_error:
         lines.append(f"Last action failed: {obs.last_action_error}")
-    if cfg.include_axtree:
+    if cfg.include_axtree and cfg.tree == "controls":
+        tree = controls_text(obs, cfg) or "(none)"
+        if len(tree) > cfg.axtree_max_chars:
+            tree = tree[:cfg.axtree_max_chars].rsplit("\n", 1)[0] + "\n... (truncated)"
+        lines += ["Elements:", tree]
+    elif cfg.include_axtree:
         tree = obs.axtree or "(empty)"
         if len(tree) > cfg.axtree_max_chars:
             tree = tree[:cfg.axtree_max_chars].rsplit("\n", 1)[0] + "\n... (truncated)"
@@ -185,7 +216,9 @@ def build_prompt(obs: Observation, cfg: PromptConfig | None = None) -> Prompt:
     cfg = cfg or PromptConfig()
     image, mime, size = resize_screenshot(obs.screenshot, cfg)
     include = cfg.include_axtree or cfg.elements != "all"
-    return Prompt(system=system_prompt(include, cfg.actions, cfg.single_tool), user_text=user_text(obs, cfg), image=image,
+    system = brief_system_prompt(cfg.actions) if cfg.system == "brief" else system_prompt(include, cfg.actions,
+                                                                                         cfg.single_tool)
+    return Prompt(system=system, user_text=user_text(obs, cfg), image=image,
                   image_mime=mime, image_size=size)
 
 

@@ -44,7 +44,35 @@ _WORDS = ("click type scroll press key drag wait done answer open the a an to of
 _ACTIONS = ("left_click", "double_click", "type", "scroll", "key", "click", "fill", "send_msg_to_user", "terminate")
 
 
+def _site_texts() -> list[str]:
+    """Text the tiny model meets on REAL-local (names, subjects, products, addresses, roles) and in its prompt, so
+    the tokenizer encodes it in whole words: a prompt of a few hundred tokens, not thousands of characters."""
+    from halo.sites.gocalendar.seed import seed as calendar_seed
+    from halo.sites.gomail.seed import seed as mail_seed
+    from halo.sites.omnizon.catalog import PRODUCTS
+    from halo.sites.zilloft.listings import LISTINGS
+
+    out = []
+    for e in mail_seed()["email"]["emails"].values():
+        out += [f"{e['name']} {e['subject']}", e["from"]]
+    for e in calendar_seed()["calendar"]["events"].values():
+        out += [f"{e['title']} {e.get('location') or ''} {e.get('description') or ''}"]
+    out += [f"{p.title} {p.category} {p.brand}" for p in PRODUCTS]
+    out += [f"{x.street} {x.city} {x.home_type}" for x in LISTINGS]
+    out += ["Goal: Current URL: http://127.0.0.1:8701/ Step: 0 Previous actions: none Elements: Previous actions "
+            "(oldest first): Last action failed: What is the next action? Reply with one tool call.",
+            "button link textbox searchbox checkbox radio combobox option menuitem tab gridcell row listbox"]
+    return [t for t in out if t.strip()]
+
+
 def _corpus(rng: random.Random, n: int = 20000):
+    texts = _site_texts()
+    for _ in range(40):  # enough repeats that their words become tokens
+        yield from texts
+    for _ in range(2000):  # compact tool calls of the action space (the grammar's separators)
+        act = rng.choice(("click", "fill", "go_back", "send_msg_to_user", "select_option", "press", "hover"))
+        args = {"action": act, "element": str(rng.randint(1, 400))} if act != "go_back" else {"action": act}
+        yield '<tool_call>\n' + json.dumps({"name": "browser", "arguments": args}) + '\n</tool_call>'
     syllables = [c + v for c in "bcdfghjklmnprstvwz" for v in ("a", "e", "i", "o", "u", "ou", "ea")]
     pseudo = ["".join(rng.choice(syllables) for _ in range(rng.randint(1, 4))) for _ in range(3000)]
     for _ in range(n):

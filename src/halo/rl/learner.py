@@ -65,6 +65,16 @@ def lora_target_regex(modules: Sequence[str]) -> str:
     return r".*language_model.*\.(" + "|".join(modules) + r")$"
 
 
+def _by_prompt(items: Sequence[TrainItem]) -> list[list[TrainItem]]:
+    """Items grouped by their prompt (the same Prompt object, or an equal one), in first-seen order."""
+    groups: dict[int, list[TrainItem]] = {}
+    keys: dict[Any, int] = {}
+    for it in items:
+        k = keys.setdefault(id(it.prompt), len(keys))
+        groups.setdefault(k, []).append(it)
+    return list(groups.values())
+
+
 class LoRALearner:
     """Owns the LoRA parameters and the optimizer of an in-process policy (``HFPolicy``)."""
 
@@ -114,26 +124,37 @@ class LoRALearner:
         with self.policy._lock:  # no sampling while the weights move
             self.model.train()
             self.optimizer.zero_grad(set_to_none=True)
-            for it in items:
-                batch = training_batch(self.policy.encode(it.prompt), [it.token_ids], self.policy.pad_id)
-                P, L = batch.prompt_len, len(it.token_ids)
-                gmask = self.policy.grammar_mask(it.grammar, it.token_ids) if it.grammar else None
+            for group in _by_prompt(items):  # completions of one prompt share a forward (a group's first step)
+                batch = training_batch(self.policy.encode(group[0].prompt), [it.token_ids for it in group],
+                                       self.policy.pad_id)
+                P, L = batch.prompt_len, max(len(it.token_ids) for it in group)
+                gmask = None
+                if any(it.grammar for it in group):
+                    gmask = torch.zeros((len(group), L, self.model.get_output_embeddings().weight.shape[0]))
+                    for r, it in enumerate(group):
+                        if it.grammar:
+                            m = self.policy.grammar_mask(it.grammar, it.token_ids)
+                            gmask[r, :m.shape[0]] = m
                 lp_all = token_logprobs(self.model, batch, self.temperature, gmask)
                 lp = lp_all[:, P - 1:P - 1 + L]
-                old = torch.tensor([list(it.sampler_logprobs[:L])], dtype=lp.dtype)
+                lens = torch.tensor([len(it.token_ids) for it in group])
+                mask = (torch.arange(L)[None, :] < lens[:, None]).to(lp.dtype)
+                old = torch.tensor([list(it.sampler_logprobs[:len(it.token_ids)]) +
+                                    [0.0] * (L - len(it.token_ids)) for it in group], dtype=lp.dtype)
                 ref = None
                 if o.kl_coef > 0:
                     with torch.no_grad(), self.model.disable_adapter():
                         ref = token_logprobs(self.model, batch, self.temperature, gmask)[:, P - 1:P - 1 + L]
-                out = policy_loss(lp, old, torch.tensor([it.advantage]), torch.ones_like(lp), clip_eps=o.clip_eps,
+                out = policy_loss(lp, old, torch.tensor([it.advantage for it in group]), mask, clip_eps=o.clip_eps,
                                   loss_type=o.loss_type, max_tokens=max(o.max_tokens, L), ref_logprobs_BT=ref,
                                   kl_coef=o.kl_coef)
-                (out.loss / n).backward()
-                stats.loss += float(out.loss.detach()) / n
-                stats.clip_frac += out.clip_frac / n
-                stats.ratio_mean += out.ratio_mean / n
-                stats.kl += out.kl / n
-                stats.tokens += L
+                w = len(group) / n  # the loss is a mean over the group's rows; weigh it by its share of items
+                (out.loss * w).backward()
+                stats.loss += float(out.loss.detach()) * w
+                stats.clip_frac += out.clip_frac * w
+                stats.ratio_mean += out.ratio_mean * w
+                stats.kl += out.kl * w
+                stats.tokens += int(lens.sum())
             gn = torch.nn.utils.clip_grad_norm_(self.params, o.max_grad_norm if o.max_grad_norm > 0 else math.inf)
             stats.grad_norm = float(gn)
             self.optimizer.step()

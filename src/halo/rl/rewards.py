@@ -73,6 +73,7 @@ class Shaping:
     action_error: float = -0.2
     success: float = 1.0
     loop_repeats: int = 3  # the same action in the same state this many times is a loop
+    progress: float = 1.0  # task families: weight of the change in the share of the family's checks that pass
 
 
 @dataclass(frozen=True)
@@ -147,10 +148,13 @@ class DenseRewardCalculator:
         self._seen_states: set[str] = set()
         self._paid: set[str] = set()
         self._visits: dict[tuple[str, str], int] = {}
+        self._progress = 0.0
 
     def compute_reward(self, obs: Observation, action: Action | None, next_obs: Observation, task: Any,
-                       done: bool, success: bool) -> RewardBreakdown:
-        """``action`` is None when the model's reply did not parse (nothing was executed)."""
+                       done: bool, success: bool, progress: float | None = None) -> RewardBreakdown:
+        """``action`` is None when the model's reply did not parse (nothing was executed). ``progress`` (task
+        families) is the share of the family's checks that pass after the step: its change is paid, a potential-based
+        shaping (Ng et al., 1999) that leaves the best policy unchanged; families use it instead of site milestones."""
         sh = self.config.shaping
         parts: dict[str, float] = {}
         if not self._seen_states:
@@ -170,10 +174,13 @@ class DenseRewardCalculator:
                 self._seen_states.add(nk)
                 parts["new_state"] = sh.new_state
             site = getattr(task, "site", "")
-            for m in self.config.milestones.get(site, ()):
+            for m in () if getattr(task, "family", "") else self.config.milestones.get(site, ()):
                 if m.name not in self._paid and m.reached(obs, action, next_obs):
                     self._paid.add(m.name)
                     parts[f"milestone/{m.name}"] = m.weight
+        if progress is not None and progress != self._progress:
+            parts["progress"] = sh.progress * (progress - self._progress)
+            self._progress = progress
         if done and success:
             parts["success"] = sh.success
         return RewardBreakdown(total=sum(parts.values()), parts=parts)

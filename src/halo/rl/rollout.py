@@ -97,7 +97,8 @@ async def run_episode(env: Any, policy: PolicyBackend, task: Any, *, reward_conf
                     ep.errored, ep.error = True, res.info.error or "the episode errored"
                 if grade is not None:
                     ep.success, ep.real_reward = grade.success, grade.reward
-            r = rewards.compute_reward(obs, sample.action, next_obs, task, done, success)
+            progress = await _progress(env, task) if sample.action is not None and not ep.errored else None
+            r = rewards.compute_reward(obs, sample.action, next_obs, task, done, success, progress)
             step = Step(index=i, obs=obs, prompt=prompt, sample=sample, reward=r, next_url=next_obs.url,
                         error=info_err, timings=timings, state_key=key)
             ep.steps.append(step)
@@ -117,6 +118,18 @@ async def run_episode(env: Any, policy: PolicyBackend, task: Any, *, reward_conf
     ep.wall_time = time.perf_counter() - t0
     ep.milestones = tuple(sorted(rewards.milestones_reached))
     return ep
+
+
+async def _progress(env: Any, task: Any) -> float | None:
+    """A task family's progress after the step (share of its checks passing on the site's state), else None."""
+    if not getattr(task, "family", "") or not hasattr(env, "finish_json"):
+        return None
+    state = await env.finish_json()
+    if state is None:
+        return None
+    from halo.families import progress_of
+
+    return progress_of(task, state)
 
 
 def _with_error(obs: Observation, error: str, step: int) -> Observation:
