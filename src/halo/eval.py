@@ -14,6 +14,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any, Callable, Sequence
 
 from halo.errors import ConfigError
+from halo.rl.health import RunUnhealthy, check_max_error_share, count_reasons, error_report
 from halo.runs import RunDir
 
 
@@ -24,11 +25,16 @@ class EvalConfig:
     max_steps: int = 25  # agisdk harness default
     temperature: float | None = None  # None: the policy's own; 0: greedy
     headless: bool = True
+    episode_timeout_s: float = 900.0  # wall-clock deadline of one episode
+    max_error_share: float = 0.5  # more errored episodes than this share stops the evaluation (halo.rl.health)
 
     def __post_init__(self) -> None:
         for name in ("episodes", "parallel", "max_steps"):
             if getattr(self, name) < 1:
                 raise ConfigError(f"{name} must be >= 1, got {getattr(self, name)}")
+        check_max_error_share(self.max_error_share)
+        if not self.episode_timeout_s > 0:
+            raise ConfigError(f"episode_timeout_s must be > 0, got {self.episode_timeout_s}")
 
 
 @dataclass
@@ -72,6 +78,7 @@ class EvalResult:
                 "mean_steps": (sum(r.steps for r in self.tasks.values()) / eps) if eps else 0.0,
                 "per_task": {k: r.success_rate for k, r in self.tasks.items()},
                 "per_site": {k: r.success_rate for k, r in self.by_site().items()},
+                "errors": count_reasons(e.split(": ", 1)[-1] for e in self.errors),
                 "wall_time": round(self.wall_time, 2)}
 
 
@@ -136,17 +143,19 @@ async def run_eval(policy: Any, tasks: Sequence[Any], cfg: EvalConfig, run: RunD
         for t in tasks:
             jobs.put_nowait((t, k))
     t0 = time.perf_counter()
+    total, broken = jobs.qsize(), []
 
     async def worker(pool: Any) -> None:
-        env = BrowserEnv(pool, max_steps=cfg.max_steps)
+        env = BrowserEnv(pool, max_steps=cfg.max_steps, episode_timeout_s=cfg.episode_timeout_s)
         try:
-            while not jobs.empty():
+            while not jobs.empty() and len(broken) <= cfg.max_error_share * total:  # else the eval failed already
                 task, k = jobs.get_nowait()
                 ep = await run_episode(env, policy, task, temperature=cfg.temperature, max_steps=cfg.max_steps,
                                        on_step=on_step)
                 run.write_episode(f"{task.name}-{k:02d}", ep)
                 r = result.tasks[task.id]
                 if ep.errored:
+                    broken.append(ep)
                     r.errored += 1
                     result.errors.append(f"{task.id}: {ep.error}")
                 else:
@@ -166,6 +175,10 @@ async def run_eval(policy: Any, tasks: Sequence[Any], cfg: EvalConfig, run: RunD
     result.wall_time = time.perf_counter() - t0
     metrics = {"iteration": 0, **result.metrics()}
     run.log_metrics(metrics)
+    health = error_report(broken)
+    health.total = total
+    if health.too_many(cfg.max_error_share):
+        raise RunUnhealthy(health.paragraph("evaluation", cfg.max_error_share), health, result)
     return result
 
 

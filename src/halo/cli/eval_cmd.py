@@ -11,6 +11,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from halo.errors import HaloError
+from halo.rl.health import RunUnhealthy
 
 
 def _split(values: list[str]) -> list[str]:
@@ -80,6 +81,11 @@ def register(app: typer.Typer) -> None:
                 console.print(f"[bold]eval[/bold] mode={mode} tasks={len(task_list)} episodes={episodes} "
                               f"parallel={parallel} -> {run.path}")
                 result = asyncio.run(_run_with_progress(policy, task_list, cfg, run, console))
+        except RunUnhealthy as e:  # the run happened, but too many episodes broke: results, then why
+            if e.result is not None:
+                print_results(console, e.result, f"{mode}")
+            Console(stderr=True, soft_wrap=True).print(f"[red]error:[/red] {e}", highlight=False)
+            raise typer.Exit(1) from None
         except HaloError as e:
             Console(stderr=True, soft_wrap=True).print(f"[red]error:[/red] {e}", highlight=False)
             raise typer.Exit(2) from None

@@ -22,6 +22,9 @@ def metrics_line(m: dict) -> str:
         if v is None:
             continue
         parts.append(f"{k}={v:.3f}" if isinstance(v, float) else f"{k}={v}")
+    errors = m.get("errors") or {}
+    parts.append(f"errored={m.get('errored', 0)}" + (" (" + ", ".join(f"{r} {n}" for r, n in errors.items()) + ")"
+                                                      if errors else ""))
     return f"iter {m['iteration']}: " + " ".join(parts)
 
 
@@ -98,9 +101,11 @@ def grpo_command(
         try:
             run, history = asyncio.run(run_grpo(job, console=progress.console, on_iteration=on_iteration))
         except HaloError as e:
+            from halo.rl.health import RunUnhealthy
+
             progress.stop()
-            console.print(f"[red]error:[/] {e}")
-            raise typer.Exit(2) from None
+            console.print(f"[red]error:[/] {e}", highlight=False)
+            raise typer.Exit(1 if isinstance(e, RunUnhealthy) else 2) from None
     if history:
         print_history(console, history)
     console.print(f"run directory: {run.path} (metrics.jsonl, checkpoints/latest)")

@@ -89,7 +89,7 @@ def build_report(run_path: str | Path, title: str | None = None, extra: dict[str
     cfg_file = run_path / "config.yaml"
     config = yaml.safe_load(cfg_file.read_text()) if cfg_file.is_file() else {}
     metrics = [m for m in read_jsonl(run_path / "metrics.jsonl") if isinstance(m.get("iteration"), int)
-               and m.get("kind") != "eval"]
+               and m.get("kind") not in ("eval", "stopped")]
     plots = [(t, p) for k, t, b in CURVES if (p := _plot(metrics, k, t, b))]
     episodes = [e for e in load_episodes(run_path) if not e.summary.get("errored")]
     best = max(episodes, key=lambda e: (e.summary.get("dense_return", 0), e.summary.get("success", False)),

@@ -19,6 +19,7 @@ from typing import Any, Callable, Sequence
 from halo.errors import ConfigError
 from halo.rl.advantages import gigpo_advantages, group_advantages, group_stats, step_advantages
 from halo.rl.curriculum import CurriculumSettings, make_sampler
+from halo.rl.health import check_iteration, check_max_error_share, error_counts
 from halo.rl.learner import LoRALearner, LoRASettings, OptimSettings, TrainItem
 from halo.rl.rewards import RewardConfig
 from halo.rl.rollout import Episode, run_group
@@ -42,6 +43,8 @@ class GRPOSettings:
     curriculum: str = "auto"  # auto: learning-progress sampling when every task is a family instance; on | off
     curriculum_window: int = 32  # recent episodes per family estimating its success
     refill_zero_variance: int = 0  # extra groups per iteration replacing zero-variance ones (DAPO dynamic sampling)
+    max_error_share: float = 0.5  # an iteration with more errored episodes than this stops the run (rl.health)
+    episode_timeout_s: float = 900.0  # wall-clock deadline of one episode (rl_config: episode.episode_timeout_s)
 
     def __post_init__(self) -> None:
         if self.advantage not in ("episode", "step", "gigpo"):
@@ -50,6 +53,7 @@ class GRPOSettings:
             raise ConfigError(f"save_episodes must be all, best_worst or none, got {self.save_episodes!r}")
         if self.curriculum not in ("auto", "on", "off"):
             raise ConfigError(f"curriculum must be auto, on or off, got {self.curriculum!r}")
+        check_max_error_share(self.max_error_share)
         if self.refill_zero_variance < 0:
             raise ConfigError(f"refill_zero_variance must be >= 0, got {self.refill_zero_variance}")
         for k in ("iterations", "tasks_per_iteration", "group_size", "max_steps", "checkpoint_every",
@@ -171,6 +175,7 @@ class GRPOTrainer:
                 refills += 1  # no signal in this group: draw another (DAPO's dynamic sampling)
                 queue.append(self.sampler.extra(it, refills))
         t_roll = time.perf_counter() - t0
+        check_iteration(self.run, it, groups, s.max_error_share)  # too many errored: stop before the update
         items, zero = build_items(groups, s)
         t1 = time.perf_counter()
         for _ in range(s.update_epochs):
@@ -191,7 +196,8 @@ class GRPOTrainer:
                   "dropped_items": int(stats.extra.get("dropped_items", 0)),
                   "time_rollout": round(t_roll, 3), "time_update": round(t_upd, 3), "time_sync": round(t_sync, 3),
                   "tasks": [g[0].task_id for g in groups if g], "refills": refills,
-                  "family_success": family_success(groups), "curriculum": self.sampler.state()})
+                  "family_success": family_success(groups), "curriculum": self.sampler.state(),
+                  "errors": error_counts(groups)})
         return IterationResult(iteration=it, episodes=[e for g in groups for e in g], groups=groups, metrics=m)
 
     def save_episodes(self, res: IterationResult) -> None:
@@ -217,7 +223,8 @@ class GRPOTrainer:
         history: list[dict[str, Any]] = []
         async with contextlib.AsyncExitStack() as stack:
             pool = self.pool or await stack.enter_async_context(BrowserPool())
-            envs = [BrowserEnv(pool, max_steps=s.max_steps, **self.env_kwargs) for _ in range(s.group_size)]
+            env_kw = {"episode_timeout_s": s.episode_timeout_s, **self.env_kwargs}
+            envs = [BrowserEnv(pool, max_steps=s.max_steps, **env_kw) for _ in range(s.group_size)]
             try:
                 for it in range(start_iteration, s.iterations):
                     res = await self.iterate(it, envs)

@@ -8,13 +8,16 @@ acted-on element), so the same rules work on REAL's remote sites and on REAL-loc
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
+import math
 import re
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
 from halo.env.actions import Action
 from halo.env.types import Element, Observation
+from halo.errors import ConfigError
 
 
 @dataclass(frozen=True)
@@ -83,22 +86,101 @@ class RewardConfig:
 
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> "RewardConfig":
-        """From the ``rewards`` section of rl_config.yaml; unknown keys are errors (typos must not pass silently)."""
+        """From the ``rewards`` section of rl_config.yaml, validated whole at start-up (``ConfigError`` naming the
+        key): unknown keys, values that are not numbers, regexes that do not compile. A bad value must never wait
+        for the first step that reads it (a ``success: "yes"`` would break exactly the successful episodes)."""
+        if not isinstance(d, Mapping):
+            raise ConfigError(f"rewards must be a mapping with shaping and milestones, got {type(d).__name__}")
         unknown = set(d) - {"shaping", "milestones"}
         if unknown:
-            raise ValueError(f"rewards: unknown keys {sorted(unknown)}; expected shaping, milestones")
-        shaping = Shaping(**dict(d.get("shaping") or {}))
+            raise ConfigError(f"rewards: unknown keys {sorted(unknown)}; expected shaping, milestones")
+        sh = d.get("shaping") or {}
+        if not isinstance(sh, Mapping):
+            raise ConfigError(f"rewards.shaping must be a mapping of names to numbers, got {type(sh).__name__}")
+        names = {f.name for f in dataclasses.fields(Shaping)}
+        for k, v in sh.items():
+            if k not in names:
+                raise ConfigError(f"rewards.shaping: unknown key {k!r}; known: {sorted(names)}")
+            _number(v, f"rewards.shaping.{k}", integer=k == "loop_repeats")
+            if k == "loop_repeats" and v < 1:
+                raise ConfigError(f"rewards.shaping.loop_repeats must be >= 1, got {v}")
+        shaping = Shaping(**dict(sh))
+        ms_d = d.get("milestones") or {}
+        if not isinstance(ms_d, Mapping):
+            raise ConfigError(f"rewards.milestones must map site names to lists of milestones, got "
+                              f"{type(ms_d).__name__}")
         ms: dict[str, tuple[Milestone, ...]] = {}
-        for site, rules in (d.get("milestones") or {}).items():
-            out = []
-            for r in rules:
-                r = dict(r)
-                for k in ("element", "acted_on"):
-                    if r.get(k) is not None:
-                        r[k] = ElementPattern(**r[k])
-                out.append(Milestone(**r))
-            ms[site] = tuple(out)
+        for site, rules in ms_d.items():
+            if not isinstance(rules, list):
+                raise ConfigError(f"rewards.milestones.{site} must be a list of milestones, got "
+                                  f"{type(rules).__name__}")
+            out, seen = [], set()
+            for i, r in enumerate(rules):
+                m = _milestone(r, f"rewards.milestones.{site}[{i}]")
+                if m.name in seen:
+                    raise ConfigError(f"rewards.milestones.{site}: two milestones are named {m.name!r}; names "
+                                      f"must be unique (each is paid once per episode)")
+                seen.add(m.name)
+                out.append(m)
+            ms[str(site)] = tuple(out)
         return cls(shaping=shaping, milestones=ms)
+
+
+_MILESTONE_KEYS = {f.name for f in dataclasses.fields(Milestone)}
+_PATTERN_KEYS = {f.name for f in dataclasses.fields(ElementPattern)}
+
+
+def _number(v: Any, where: str, integer: bool = False) -> float:
+    ok = isinstance(v, int) if integer else isinstance(v, (int, float))
+    if isinstance(v, bool) or not ok or not math.isfinite(v):
+        raise ConfigError(f"{where} must be {'an integer' if integer else 'a number'}, got {v!r} "
+                          f"({type(v).__name__})")
+    return v
+
+
+def _regex(v: Any, where: str) -> str:
+    if not isinstance(v, str):
+        raise ConfigError(f"{where} must be a regex (a string), got {v!r} ({type(v).__name__})")
+    try:
+        re.compile(v)
+    except re.error as e:
+        raise ConfigError(f"{where}: invalid regex {v!r}: {e}") from None
+    return v
+
+
+def _milestone(r: Any, where: str) -> Milestone:
+    if not isinstance(r, Mapping):
+        raise ConfigError(f"{where} must be a mapping like {{name: x, weight: 0.2, url: '...'}}, got {r!r}")
+    unknown = set(r) - _MILESTONE_KEYS
+    if unknown:
+        raise ConfigError(f"{where}: unknown keys {sorted(unknown)}; known: {sorted(_MILESTONE_KEYS)}")
+    name = r.get("name")
+    if not isinstance(name, str) or not name.strip():
+        raise ConfigError(f"{where} needs a name (a non-empty string), got {name!r}")
+    where = f"{where} ({name})"
+    if "weight" not in r:
+        raise ConfigError(f"{where} needs a weight (a number)")
+    _number(r["weight"], f"{where}.weight")
+    vals = dict(r)
+    for k in ("url", "text", "action"):
+        if vals.get(k) is not None:
+            _regex(vals[k], f"{where}.{k}")
+    for k in ("element", "acted_on"):
+        p = vals.get(k)
+        if p is None:
+            continue
+        if not isinstance(p, Mapping) or set(p) - _PATTERN_KEYS:
+            raise ConfigError(f"{where}.{k} must be a mapping with keys among {sorted(_PATTERN_KEYS)}, got {p!r}")
+        for pk in ("role", "name"):
+            if pk in p:
+                _regex(p[pk], f"{where}.{k}.{pk}")
+        if "filled" in p and not isinstance(p["filled"], bool):
+            raise ConfigError(f"{where}.{k}.filled must be true or false, got {p['filled']!r}")
+        vals[k] = ElementPattern(**p)
+    if not any(vals.get(k) is not None for k in ("url", "text", "action", "element", "acted_on")):
+        raise ConfigError(f"{where} has no condition (url, text, element, acted_on or action): it would be paid "
+                          f"at the first step of every episode")
+    return Milestone(**vals)
 
 
 @dataclass(frozen=True)

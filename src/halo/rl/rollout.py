@@ -66,9 +66,27 @@ async def run_episode(env: Any, policy: PolicyBackend, task: Any, *, reward_conf
     """Reset ``env`` on ``task`` and let ``policy`` act until a terminal action, ``max_steps`` or an error.
 
     An unparseable reply is not executed: the env does not move, the step is recorded with its parse error and
-    the ``unparseable`` penalty, and it counts towards ``max_steps`` (else a babbling policy would never end)."""
-    rewards = DenseRewardCalculator(reward_config)
+    the ``unparseable`` penalty, and it counts towards ``max_steps`` (else a babbling policy would never end).
+    The whole episode has the env's wall-clock deadline (``episode_timeout_s``, BrowserEnv): past it the episode
+    is errored with that reason, whatever it was waiting on (the browser, the site or the policy)."""
     ep = Episode(id=uuid.uuid4().hex[:12], task_id=task.id, site=getattr(task, "site", ""))
+    limit_s = getattr(env, "episode_timeout_s", None)
+    t0 = time.perf_counter()
+    try:
+        return await asyncio.wait_for(_run_episode(ep, env, policy, task, reward_config, temperature, max_steps,
+                                                   on_step), limit_s + 5 if limit_s else None)
+    except TimeoutError:  # the env's own deadline (checked at each step) usually ends the episode first
+        from halo.env.env import episode_deadline_error
+
+        ep.errored, ep.error = True, episode_deadline_error(limit_s)
+        ep.wall_time = time.perf_counter() - t0
+        return ep
+
+
+async def _run_episode(ep: Episode, env: Any, policy: PolicyBackend, task: Any, reward_config: RewardConfig | None,
+                       temperature: float | None, max_steps: int | None,
+                       on_step: Callable[[Step], None] | None) -> Episode:
+    rewards = DenseRewardCalculator(reward_config)
     t0 = time.perf_counter()
     limit = max_steps if max_steps is not None else getattr(env, "max_steps", 70)
     try:
