@@ -18,6 +18,7 @@ from halo.rl.config import build, load_rl_config
 from halo.rl.grpo import GRPOSettings, GRPOTrainer, IterationResult, settings_record
 from halo.rl.learner import LoRALearner, LoRASettings, OptimSettings
 from halo.rl.rewards import RewardConfig
+from halo.validate import validate_grpo_job
 
 OPTIM_KEYS = {f.name for f in dataclasses.fields(OptimSettings)}
 GRPO_KEYS = {f.name for f in dataclasses.fields(GRPOSettings)}
@@ -37,6 +38,7 @@ class GRPOJob:
     mode_overrides: dict[str, Any] = field(default_factory=dict)  # model, adapter, temperature, max_tokens, ...
     grpo_overrides: dict[str, Any] = field(default_factory=dict)  # any GRPOSettings or OptimSettings field
     lora_overrides: dict[str, Any] = field(default_factory=dict)
+    allow_group_size_one: bool = False  # a group of 1 has no advantage to learn from: refused unless asked for
 
 
 def settings_from_config(cfg: dict[str, Any], grpo_over: dict[str, Any], lora_over: dict[str, Any],
@@ -53,6 +55,7 @@ def settings_from_config(cfg: dict[str, Any], grpo_over: dict[str, Any], lora_ov
     pol, ep = cfg.get("policy") or {}, cfg.get("episode") or {}
     loop_vals = {k: v for k, v in g.items() if k in GRPO_KEYS}
     loop_vals.setdefault("max_steps", ep.get("max_steps", 70))
+    loop_vals.setdefault("episode_timeout_s", ep.get("episode_timeout_s", 900.0))
     loop_vals.setdefault("temperature", pol.get("temperature", 0.7))
     if temperature is not None:
         loop_vals["temperature"] = temperature
@@ -104,6 +107,7 @@ async def setup_grpo(job: GRPOJob, console: Any = None) -> GRPOSetup:
                                                           temperature=dec.temperature, max_tokens=dec.max_tokens)
     if job.resume and not job.run_name:
         raise ConfigError("--resume needs --run-name (the run directory to continue)")
+    await validate_grpo_job(job, cfg, mode, settings, optim, lora)  # before any model, run dir, browser or site
     run = RunDir(job.runs_dir, job.run_name, prefix="grpo")
     sync = None
     if mode.backend == "hf":

@@ -54,12 +54,16 @@ def register(app: typer.Typer) -> None:
         name: str = typer.Option(None, help="run name (default eval-<mode>-<time>)"),
         runs_dir: Path = typer.Option(Path("runs"), help="where run directories go"),
         modes_file: str = typer.Option(None, help="modes YAML (default configs/modes.yaml)"),
+        episode_timeout: float = typer.Option(900.0, "--episode-timeout", help="wall-clock seconds per episode"),
+        max_error_share: float = typer.Option(0.5, help="more errored episodes than this share fails the eval "
+                                                        "(exit 1; 1 never does)"),
     ) -> None:
         """Run K episodes per task with parallel browsers; writes runs/<name>/ and prints success by task and site."""
         from halo.eval import EvalConfig, config_record, local_sites, needs_local_sites, resolve_tasks
         from halo.policy.modes import get_mode, make_policy
         from halo.policy.recovery import RecoveringPolicy
         from halo.runs import RunDir
+        from halo.validate import check_runs_dir, preflight, resolve_task_refs
 
         console = Console()
         refs = _split(tasks)
@@ -67,9 +71,13 @@ def register(app: typer.Typer) -> None:
             if sites not in ("local", "remote"):
                 raise HaloError(f"--sites must be 'local' or 'remote', got {sites!r}")
             m = get_mode(mode, modes_file).with_overrides(model=model, adapter=adapter, base_url=base_url)
-            _ensure_tiny(m, console)
             cfg = EvalConfig(episodes=episodes, parallel=parallel, max_steps=max_steps,
-                             temperature=0.0 if greedy else temperature)
+                             temperature=0.0 if greedy else temperature, episode_timeout_s=episode_timeout,
+                             max_error_share=max_error_share)
+            # at the door: tasks, runs dir, the policy server and remote sites, before any site or browser starts
+            asyncio.run(preflight(m, resolve_task_refs(refs, sites, goal)))
+            check_runs_dir(runs_dir)
+            _ensure_tiny(m, console)
             use_recovery = m.recovery if recovery is None else recovery
             with local_sites(needs_local_sites(refs, sites)) as urls:
                 task_list = resolve_tasks(refs, sites=sites, site_urls=urls, goal=goal)

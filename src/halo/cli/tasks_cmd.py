@@ -20,8 +20,19 @@ def register(app: typer.Typer) -> None:
         """List REAL tasks (default: v2), counted by site, or one per line with --goals."""
         from halo.tasks import list_tasks
 
-        found = list_tasks(None if version == "all" else version, site, sites="local" if local else "remote")
         console = Console()
+        if version not in ("v1", "v2", "all"):
+            Console(stderr=True).print(f"[red]error:[/red] --version must be v1, v2 or all, got {version!r}",
+                                       highlight=False)
+            raise typer.Exit(2)
+        found = list_tasks(None if version == "all" else version, site, sites="local" if local else "remote")
+        if site and not found:  # an unknown site is a typo, not an empty list
+            known = sorted({t.site for t in list_tasks(None if version == "all" else version, None,
+                                                       sites="local" if local else "remote")})
+            Console(stderr=True).print(f"[red]error:[/red] no {version} tasks on site {site!r}"
+                                       f"{' on REAL-local' if local else ''}; sites: {', '.join(known)}",
+                                       highlight=False)
+            raise typer.Exit(2)
         if goals:
             t = Table("task", "goal", title=f"{len(found)} tasks")
             for task in found:

@@ -56,6 +56,12 @@ def grpo_command(
     discount: float = typer.Option(None, help="discount for --advantage step"),
     skip_zero_std: bool = typer.Option(None, "--skip-zero-std/--keep-zero-std", help="skip zero-variance groups"),
     update_epochs: int = typer.Option(None, help="optimizer steps per iteration on its samples (GRPO's mu)"),
+    max_error_share: float = typer.Option(None, help="an iteration with more errored episodes than this share "
+                                                     "stops the run (default 0.5; 1 never stops)"),
+    episode_timeout: float = typer.Option(None, "--episode-timeout", help="wall-clock seconds per episode "
+                                                                          "(rl_config episode.episode_timeout_s)"),
+    allow_group_size_one: bool = typer.Option(False, "--allow-group-size-one",
+                                              help="run groups of 1 (no advantage: nothing is learned)"),
     lora_rank: int = typer.Option(None, help="LoRA rank"),
     lora_alpha: int = typer.Option(None, help="LoRA alpha"),
     temperature: float = typer.Option(None, help="sampling temperature"),
@@ -83,13 +89,14 @@ def grpo_command(
                 max_steps=max_steps, lr=lr, loss_type=loss_type, clip_eps=clip_eps, kl_coef=kl_coef,
                 advantage=advantage, discount=discount, skip_zero_std_groups=skip_zero_std,
                 checkpoint_every=checkpoint_every, seed=seed, save_episodes=save_episodes,
-                update_epochs=update_epochs)
+                update_epochs=update_epochs, max_error_share=max_error_share, episode_timeout_s=episode_timeout)
     job = GRPOJob(tasks=[t for t in tasks.split(",") if t.strip()], mode=mode, sites=sites, run_name=run_name,
                   runs_dir=runs_dir, resume=resume, config_path=config, learner_model=learner_model, device=device,
                   mode_overrides=dict(model=model, adapter=adapter, base_url=base_url, temperature=temperature,
                                       max_tokens=max_tokens, constrained=constrained, seed=seed),
                   grpo_overrides={k: v for k, v in grpo.items() if v is not None},
-                  lora_overrides={k: v for k, v in dict(rank=lora_rank, alpha=lora_alpha).items() if v is not None})
+                  lora_overrides={k: v for k, v in dict(rank=lora_rank, alpha=lora_alpha).items() if v is not None},
+                  allow_group_size_one=allow_group_size_one)
     with Progress(TextColumn("[bold]GRPO"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                   TextColumn("{task.description}"), console=console, transient=False) as progress:
         bar = progress.add_task("starting", total=None)

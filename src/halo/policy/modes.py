@@ -29,8 +29,9 @@ class ServerSettings(_Strict):
     base_url: str = "http://127.0.0.1:8000/v1"
     kind: Literal["vllm", "openai"] = "vllm"
     api_key_env: str | None = None
-    timeout_s: float = 120.0
+    timeout_s: float = 30.0  # one request's deadline
     max_retries: int = 4
+    retry_budget_s: float = 60.0  # all tries of one request: a silent server fails the step within about a minute
     backoff_s: float = 1.0
     guided_style: Literal["structured_outputs", "guided_json"] = "structured_outputs"
 
@@ -191,6 +192,7 @@ def make_policy(mode: ModeConfig) -> PolicyBackend:
 
     s = mode.server
     server = ServerConfig(base_url=s.base_url, model=mode.served_model(), kind=s.kind, api_key_env=s.api_key_env,
-                          timeout_s=s.timeout_s, max_retries=s.max_retries, backoff_s=s.backoff_s,
+                          timeout_s=s.timeout_s, max_retries=s.max_retries, retry_budget_s=s.retry_budget_s,
+                          backoff_s=s.backoff_s,
                           guided_style=s.guided_style, start_hint=f"halo serve-policy --mode {mode.name}")
     return OpenAIPolicy(server, decoding=mode.decoding_config(), prompt=mode.prompt_config())

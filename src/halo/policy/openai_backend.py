@@ -3,14 +3,18 @@ OpenAI itself (the GPT baseline), or any compatible server.
 
 One request carries the base64 screenshot and asks for ``n`` samples with logprobs. Only named transient
 failures are retried (connection refused or reset, timeouts, HTTP 408/429/5xx), with exponential backoff; any
-other answer is a ``PolicyError`` carrying the server's own message.
+other answer is a ``PolicyError`` carrying the server's own message. Each request has a deadline (``timeout_s``)
+and all tries of one call share a budget (``retry_budget_s``): a server that never answers fails the step within
+about a minute, with a warning line at each retry, never 5 x 120 s in silence.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import os
+import time
 from dataclasses import dataclass
 from typing import Any
 
@@ -21,6 +25,8 @@ from halo.errors import PolicyError
 from halo.policy.base import Completion, DecodingConfig, PolicyBackend
 from halo.policy.action_space import page_schema
 from halo.policy.prompt import Prompt, PromptConfig
+
+log = logging.getLogger(__name__)
 
 TRANSIENT_STATUS = frozenset({408, 429, 500, 502, 503, 504})
 TRANSIENT_ERRORS = (httpx.ConnectError, httpx.ConnectTimeout, httpx.ReadTimeout, httpx.WriteTimeout,
@@ -35,8 +41,9 @@ class ServerConfig:
     model: str = "Qwen/Qwen3-VL-8B-Instruct"  # or a LoRA adapter's served name
     kind: str = "vllm"  # "vllm" | "openai"
     api_key_env: str | None = None  # name of the environment variable holding the key, if the server wants one
-    timeout_s: float = 120.0
+    timeout_s: float = 30.0  # one request's deadline
     max_retries: int = 4
+    retry_budget_s: float = 60.0  # every try of one call, backoff included, fits in this
     backoff_s: float = 1.0  # first retry delay; doubles each retry
     max_backoff_s: float = 30.0
     guided_style: str = "structured_outputs"  # vLLM >= 0.11; "guided_json" for older servers
@@ -49,6 +56,11 @@ class ServerConfig:
             raise ValueError(f"guided_style must be structured_outputs or guided_json, got {self.guided_style!r}")
         if not self.base_url.startswith(("http://", "https://")):
             raise ValueError(f"base_url must start with http:// or https://, got {self.base_url!r}")
+        for k in ("timeout_s", "retry_budget_s"):
+            if not getattr(self, k) > 0:
+                raise ValueError(f"server {k} must be > 0, got {getattr(self, k)}")
+        if self.max_retries < 0:
+            raise ValueError(f"server max_retries must be >= 0, got {self.max_retries}")
 
 
 class OpenAIPolicy(PolicyBackend):
@@ -63,7 +75,7 @@ class OpenAIPolicy(PolicyBackend):
         key = os.environ.get(self.server.api_key_env) if self.server.api_key_env else None
         if key:
             headers["Authorization"] = f"Bearer {key}"
-        self._client = client or httpx.AsyncClient(timeout=self.server.timeout_s, headers=headers)
+        self._client = client or httpx.AsyncClient(timeout=self._timeout(self.server.timeout_s), headers=headers)
         self.retries = 0  # retried requests so far (for metrics)
 
     def request_body(self, prompt: Prompt, obs: Observation, n: int, temperature: float) -> dict[str, Any]:
@@ -97,21 +109,43 @@ class OpenAIPolicy(PolicyBackend):
             raise PolicyError(f"{self.url}/chat/completions answered without usable choices ({e!r}): "
                               f"{json.dumps(data)[:300]}") from None
 
+    @staticmethod
+    def _timeout(seconds: float) -> httpx.Timeout:
+        return httpx.Timeout(seconds, connect=min(seconds, 10.0))
+
     async def post(self, path: str, body: dict[str, Any]) -> dict[str, Any]:
-        """POST with retries on transient failures; a PolicyError names the URL and what to do."""
+        """POST with retries on transient failures, all within ``retry_budget_s``; a PolicyError names the URL and
+        what to do."""
         s = self.server
         url = self.url + path
         last = ""
+        t0 = time.monotonic()
+        attempts = 0
         for attempt in range(s.max_retries + 1):
+            left = s.retry_budget_s - (time.monotonic() - t0)
             if attempt:
+                delay = min(s.backoff_s * 2 ** (attempt - 1), s.max_backoff_s)
+                if left - delay < 1.0:
+                    break  # no time left for another try
                 self.retries += 1
-                await asyncio.sleep(min(s.backoff_s * 2 ** (attempt - 1), s.max_backoff_s))
+                log.warning("policy server %s: %s; retry %d of %d in %.0f s (%.0f s left of the %.0f s retry "
+                            "budget)", url, last, attempt, s.max_retries, delay, left - delay, s.retry_budget_s)
+                await asyncio.sleep(delay)
+                left -= delay
+            limit = min(s.timeout_s, left)
+            attempts += 1
             try:
-                r = await self._client.post(url, json=body)
+                # httpx's timeout is per network operation; wait_for bounds the whole request (a trickling server)
+                r = await asyncio.wait_for(self._client.post(url, json=body, timeout=self._timeout(limit)), limit + 1)
+            except TimeoutError:
+                last = f"no answer within {limit:.0f} s"
+                continue
             except TRANSIENT_ERRORS as e:
                 last = f"{type(e).__name__}: {e}" if str(e) else type(e).__name__
                 if isinstance(e, (httpx.ConnectError, httpx.ConnectTimeout)):
                     last = f"cannot connect ({last})"
+                elif isinstance(e, httpx.TimeoutException):
+                    last = f"no answer within {limit:.0f} s ({last})"
                 continue
             except httpx.HTTPError as e:
                 raise PolicyError(f"request to {url} failed: {type(e).__name__}: {e}") from None
@@ -128,8 +162,11 @@ class OpenAIPolicy(PolicyBackend):
                 raise PolicyError(f"{url} answered HTTP {r.status_code} with non-JSON: {r.text[:200]!r}") from None
         hint = (f"; start a server with `{s.start_hint}` (on a GPU machine) or point --base-url at one"
                 if "connect" in last else "")
-        raise PolicyError(f"policy server at {self.url} failed after {s.max_retries + 1} attempts "
-                          f"(last: {last}){hint}")
+        if not hint and "no answer" in last:
+            hint = (f"; the server accepts connections but does not answer: is it overloaded or stuck? check "
+                    f"{self.url}/models, or raise the mode's server.timeout_s / retry_budget_s")
+        raise PolicyError(f"policy server at {self.url} failed after {attempts} attempt{'s' * (attempts != 1)} "
+                          f"(last: {last}) in {time.monotonic() - t0:.0f} s{hint}")
 
     async def check(self) -> None:
         """Fail fast before a run: the server answers and serves the model (``GET /models``)."""
@@ -156,7 +193,11 @@ class OpenAIPolicy(PolicyBackend):
         await self._admin("/unload_lora_adapter", {"lora_name": name})
 
     async def _admin(self, path: str, body: dict[str, Any]) -> None:
-        r = await self._client.post(self.url + path, json=body)
+        try:
+            r = await self._client.post(self.url + path, json=body, timeout=self._timeout(self.server.timeout_s))
+        except httpx.HTTPError as e:
+            raise PolicyError(f"{self.url}{path} failed ({type(e).__name__}: {e}); is the vLLM server at {self.url} "
+                              f"still up? (`halo smoke --policy-url {self.url}`)") from None
         if r.status_code >= 400:
             raise PolicyError(f"{self.url}{path} answered HTTP {r.status_code}: {r.text[:300]} (vLLM needs "
                               "--enable-lora and VLLM_ALLOW_RUNTIME_LORA_UPDATING=True)")

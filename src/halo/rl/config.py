@@ -29,9 +29,11 @@ def find_config(path: str | os.PathLike | None = None) -> Path:
 
 
 def load_rl_config(path: str | os.PathLike | None = None) -> dict[str, Any]:
+    from halo.validate import load_yaml
+
     f = find_config(path)
     try:
-        data = yaml.safe_load(f.read_text()) or {}
+        data = load_yaml(f.read_text()) or {}
     except yaml.YAMLError as e:
         raise ConfigError(f"{f} is not valid YAML: {e}") from None
     if not isinstance(data, dict):
@@ -47,6 +49,9 @@ def build(cls: type, values: dict[str, Any], where: str, **overrides: Any) -> An
     unknown = set(values or {}) - names
     if unknown:
         raise ConfigError(f"{where}: unknown keys {sorted(unknown)}; known: {sorted(names)}")
+    from halo.validate import check_types
+
+    check_types(cls, merged, where)  # `lr: fast` fails here, not inside the optimizer
     for k, v in merged.items():
         if isinstance(v, list):
             merged[k] = tuple(v)
