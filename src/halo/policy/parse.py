@@ -4,13 +4,17 @@ Accepted: Qwen's ``<tool_call>{"name": ..., "arguments": ...}</tool_call>``, fen
 project's flat JSON (``{"action": "click", "x": .., "y": ..}``, element ids), an ``Action.describe()`` line
 (``left_click(500, 320)``), with any reasoning text around it. Near misses are repaired and every repair is
 recorded (``ParseResult.repairs``) so training can count and penalise them. Ranges are checked by the action
-dataclasses; element ids against the observation.
+dataclasses; element ids against the observation. Numbers must be finite and of sane size (``invalid number``).
+
+Bounded: linear time in the reply (cut at ``MAX_REPLY_CHARS``), and an error quotes at most ``QUOTE_CHARS`` of the
+model's own text (errors go into the next prompt).
 """
 
 from __future__ import annotations
 
 import ast
 import json
+import math
 import re
 from dataclasses import dataclass
 from typing import Any
@@ -22,6 +26,9 @@ from halo.policy.grammar import BROWSER_TOOL, COMPUTER_TOOL, MESSAGE_TOOL
 
 MAX_REPLY_CHARS = 20_000  # longer replies are cut here before scanning (a reply is one short tool call)
 MAX_OBJECTS = 16
+QUOTE_CHARS = 200  # of the model's own text quoted in an error
+MAX_ERROR_CHARS = 600
+MAX_NUMBER = 10**9  # larger numbers are no coordinate, pixel count, time or element id
 
 
 @dataclass(frozen=True)
@@ -44,11 +51,58 @@ def parse_action(text: Any, obs: Observation | None = None) -> ParseResult:
     try:
         return _parse(text, obs, repairs)
     except Exception as e:  # the parser's promise is to never raise: report the bug as a parse error
-        return ParseResult(None, f"the parser failed on this reply ({type(e).__name__}: {e})", tuple(repairs))
+        return ParseResult(None, _cap(f"the parser failed on this reply ({type(e).__name__}: {_q(str(e))})"),
+                           tuple(repairs))
 
 
 def _fail(msg: str, repairs: list[str], call: dict | None = None) -> ParseResult:
-    return ParseResult(None, msg, tuple(dict.fromkeys(repairs)), call)
+    return ParseResult(None, _cap(msg), tuple(dict.fromkeys(repairs)), call)
+
+
+def _q(v: Any, n: int = QUOTE_CHARS) -> str:
+    """``repr(v)`` of the model's text, at most ``n`` characters of it."""
+    r = repr(v) if not isinstance(v, str) or len(v) <= n else repr(v[:n]) + f"... ({len(v)} chars)"
+    return r if len(r) <= n + 40 else r[:n] + f"... ({len(r)} chars)"
+
+
+_QUOTED = re.compile(r"'[^'\n]*'|\"[^\"\n]*\"")
+
+
+def _cap(msg: str) -> str:
+    """Quoted text (the model's own, in the action classes' messages too) cut to ``QUOTE_CHARS``, then the whole."""
+    if len(msg) > QUOTE_CHARS:
+        msg = _QUOTED.sub(lambda m: m.group(0) if len(m.group(0)) <= QUOTE_CHARS + 2 else
+                          f"{m.group(0)[:QUOTE_CHARS + 1]}...{m.group(0)[0]} ({len(m.group(0)) - 2} chars)", msg)
+    return msg if len(msg) <= MAX_ERROR_CHARS else msg[:MAX_ERROR_CHARS] + f"... ({len(msg)} chars)"
+
+
+def _bad_number(v: Any, where: str = "", depth: int = 0) -> str | None:
+    """Why a number anywhere in ``v`` is unusable (NaN, infinite, too large), or None."""
+    if isinstance(v, bool) or depth > 20:
+        return None
+    name = f'"{where}"' if where else "a number"
+    if isinstance(v, float):
+        if math.isnan(v):
+            return f"invalid number: {name} is NaN; numbers must be finite"
+        if math.isinf(v):
+            return f"invalid number: {name} is infinite; numbers must be finite"
+        if abs(v) > MAX_NUMBER:
+            return f"invalid number: {name} is {v:.3g}, too large (at most {MAX_NUMBER:.0e})"
+    elif isinstance(v, int):
+        if abs(v) > MAX_NUMBER:
+            return (f"invalid number: {name} has {len(str(abs(v))) if v.bit_length() < 14000 else 'thousands of'} "
+                    f"digits, too large (at most {MAX_NUMBER:.0e})")
+    elif isinstance(v, dict):
+        for k, x in list(v.items())[:64]:
+            why = _bad_number(x, str(k)[:40], depth + 1)
+            if why:
+                return why
+    elif isinstance(v, (list, tuple)):
+        for x in v[:64]:
+            why = _bad_number(x, where, depth + 1)
+            if why:
+                return why
+    return None
 
 
 def _parse(text: Any, obs: Observation | None, repairs: list[str]) -> ParseResult:
@@ -72,9 +126,15 @@ def _parse(text: Any, obs: Observation | None, repairs: list[str]) -> ParseResul
     if len(usable) > 1:
         repairs.append("several_calls_took_first")
     obj = usable[0] if usable else objects[0]
+    bad = _bad_number(obj)
+    if bad:
+        return _fail(bad, repairs, obj if isinstance(obj, dict) else None)
     d, err = _to_action_dict(obj, repairs)
     if err:
         return _fail(err, repairs, obj if isinstance(obj, dict) else None)
+    bad = _bad_number(d)
+    if bad:
+        return _fail(bad, repairs, d)
     try:
         action = action_from_dict(d)
     except ActionError as e:
@@ -83,7 +143,7 @@ def _parse(text: Any, obs: Observation | None, repairs: list[str]) -> ParseResul
         element = getattr(action, "element", None)
         if element is not None and element not in obs.elements:
             known = ", ".join(sorted(obs.elements, key=_id_key)[:12]) or "none on this page"
-            return _fail(f"element {element!r} is not on the page (ids: {known})", repairs, d)
+            return _fail(f"element {_q(element)} is not on the page (ids: {known})", repairs, d)
     return ParseResult(action, None, tuple(dict.fromkeys(repairs)), d)
 
 
@@ -247,19 +307,34 @@ def _repair_json(s: str) -> tuple[str, list[str]]:
     return "".join(out), fixes
 
 
-_CALL = re.compile(r"\b([a-z_]+)\((.*?)\)\s*$", re.S | re.M)
+_CALL_HEAD = re.compile(r"\b([a-z_]+)\(")
+_CALL_END = re.compile(r"\)\s*$", re.M)
+MAX_CALL_ARGS = 4_000  # characters of a call's arguments worth handing to literal_eval
 
 
 def _call_syntax(text: str) -> dict[str, Any] | None:
-    """``left_click(500, 320)`` / ``click('12')`` (the form of the prompt's action history) as a call dict."""
+    """``left_click(500, 320)`` / ``click('12')`` (the form of the prompt's action history) as a call dict.
+
+    Linear in the reply: each call runs from a name's ``(`` to the first ``)`` that ends a line, and the next one
+    is looked for after it (a lazy ``name\((.*?)\)\s*$`` retried from every ``name(`` was quadratic on replies like
+    ``a(a(a(...``)."""
     import dataclasses
 
-    for m in _CALL.finditer(text):
-        cls = ACTION_TYPES.get(m.group(1))
-        if cls is None:
+    pos = 0
+    while True:
+        head = _CALL_HEAD.search(text, pos)
+        if head is None:
+            return None
+        end = _CALL_END.search(text, head.end())
+        if end is None:  # no later call can end either
+            return None
+        pos = end.end()
+        cls = ACTION_TYPES.get(head.group(1))
+        inner = text[head.end():end.start()]
+        if cls is None or len(inner) > MAX_CALL_ARGS:
             continue
         try:
-            args = ast.literal_eval(f"({m.group(2)},)") if m.group(2).strip() else ()
+            args = ast.literal_eval(f"({inner},)") if inner.strip() else ()
         except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
             continue
         fields = [f.name for f in dataclasses.fields(cls)]
@@ -288,12 +363,12 @@ def _to_action_dict(obj: Any, repairs: list[str]) -> tuple[dict[str, Any], str |
         if isinstance(args, str):
             args, err = _loads(args, repairs)
             if err:
-                return {}, f"the arguments of {name!r} are not JSON ({err})"
+                return {}, f"the arguments of {_q(name)} are not JSON ({err})"
             repairs.append("arguments_as_string")
         if args is None:
             args = {}
         if not isinstance(args, dict):
-            return {}, f"arguments of {name!r} must be a JSON object, got {type(args).__name__}"
+            return {}, f"arguments of {_q(name)} must be a JSON object, got {type(args).__name__}"
         if name == MESSAGE_TOOL:
             d = {**args, "action": MESSAGE_TOOL}
         elif name in (COMPUTER_TOOL, BROWSER_TOOL):
@@ -302,7 +377,7 @@ def _to_action_dict(obj: Any, repairs: list[str]) -> tuple[dict[str, Any], str |
             d = {**args, "action": name}
             repairs.append("action_as_tool_name")
         else:
-            return {}, (f"unknown tool {name!r}; the tools are {COMPUTER_TOOL}, {BROWSER_TOOL} and {MESSAGE_TOOL}")
+            return {}, (f"unknown tool {_q(name)}; the tools are {COMPUTER_TOOL}, {BROWSER_TOOL} and {MESSAGE_TOOL}")
     elif "action" in obj:
         d = dict(obj)
         if isinstance(d["action"], dict):  # {"action": {"action": "left_click", ...}}
@@ -316,7 +391,7 @@ def _to_action_dict(obj: Any, repairs: list[str]) -> tuple[dict[str, Any], str |
 def _normalize_fields(d: dict[str, Any], repairs: list[str]) -> tuple[dict[str, Any], str | None]:
     name = d.get("action")
     if not isinstance(name, str):
-        return d, f'"action" must be an action name, got {name!r}'
+        return d, f'"action" must be an action name, got {_q(name)}'
     if name != name.strip().lower() and name.strip().lower() in ACTION_TYPES:
         name = name.strip().lower()
         repairs.append("action_name_case")
@@ -367,6 +442,8 @@ def _normalize_fields(d: dict[str, Any], repairs: list[str]) -> tuple[dict[str, 
                 repairs.append("select_option_alias")
                 break
     if name in ("scroll", "hscroll") and "pixels" not in d and "direction" in d:
+        if d.get("amount") is not None and _number(d["amount"]) is None:
+            return d, f'invalid number: "amount" is {_q(d["amount"])}; expected a finite number of pixels'
         amount = _number(d.pop("amount", 300)) if not isinstance(d.get("amount"), (int, float)) else d.pop("amount")
         direction = str(d.pop("direction")).lower()
         sign = 1 if direction in ("up", "left") else -1
@@ -405,7 +482,7 @@ def _coordinate(c: Any, repairs: list[str]) -> Any:
     """``[x, y]``; repairs ``"500, 300"``, ``["500", "300"]`` and a box ``[x1, y1, x2, y2]`` (its centre)."""
     if isinstance(c, str):
         nums = _NUM_RE.findall(c)
-        if len(nums) in (2, 4):
+        if len(nums) in (2, 4) and all(_number(x) is not None and abs(_number(x)) <= MAX_NUMBER for x in nums):
             c = [_number(x) for x in nums]
             repairs.append("coordinate_as_string")
         else:
