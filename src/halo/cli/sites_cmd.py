@@ -10,6 +10,17 @@ from rich.console import Console
 from rich.table import Table
 
 
+def _loopback(host: str) -> bool:
+    import ipaddress
+
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
 def register(app: typer.Typer) -> None:
     @app.command("sites")
     def sites(
@@ -20,7 +31,7 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Serve REAL-local until Ctrl-C; tasks reach it with `--sites local`."""
         from halo.sites.ports import SITE_NAMES, site_port
-        from halo.sites.server import load_spec, serve
+        from halo.sites.server import busy_ports, load_spec, serve
 
         console = Console()
         chosen = list(dict.fromkeys(site or SITE_NAMES))
@@ -42,6 +53,16 @@ def register(app: typer.Typer) -> None:
         chosen = [s for s in chosen if s not in broken]
         if not chosen:
             raise typer.Exit(1)
+        busy = busy_ports(chosen, host, port)
+        if busy:  # one line, before anything is printed as served
+            console.print(f"[red]cannot serve REAL-local on {host}:[/red] "
+                          + "; ".join(f"port {p} ({name}): {why}" for name, p, why in busy)
+                          + f"; pick another base port with --port (e.g. --port {port + 100})", highlight=False)
+            raise typer.Exit(1)
+        if not _loopback(host):
+            console.print(f"[yellow]warning: serving on {host}, not loopback: anyone who can reach this machine can "
+                          f"read and change REAL-local's sessions; use --host 127.0.0.1 unless you mean it[/yellow]",
+                          highlight=False)
         table = Table("site", "url", title="REAL-local")
         for name in chosen:
             table.add_row(name, f"http://{host}:{site_port(name, port)}")

@@ -10,7 +10,8 @@ REAL's ``differences`` block, and its own Starlette routes. ``build_app(spec)`` 
 - ``GET|POST /submit`` records the agent's answer.
 
 Sessions live in memory, keyed by a per-site cookie. Browser contexts do not share cookies, so concurrent
-episodes never see each other's state. A request without a session gets a fresh default one.
+episodes never see each other's state. A request without a session gets a fresh default one. Request bodies
+over ``MAX_BODY_BYTES`` are refused with 413 (a REAL page posts a few KB; the server must not grow by what it is sent).
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 
 MAX_SESSIONS = 512  # oldest sessions are dropped past this (a long training run creates thousands)
+MAX_BODY_BYTES = 1 << 20  # request bodies beyond this get 413
 _TASK_ID = re.compile(r"^(v\d+\.)?(?P<site>[a-z]+)(\.[a-z0-9_]+)?-\d+$")  # REAL's, or a task family's
 
 
@@ -259,11 +261,49 @@ def build_app(spec: SiteSpec) -> Starlette:
         except Exception as e:  # a bug in a page must not take the server down; say what broke
             resp = error_page(500, f"{spec.name} failed on {request.url.path}: {type(e).__name__}: {e}",
                               "reload the page; if it persists, report it with this message")
+            if isinstance(e, BodyTooLarge) or (isinstance(e, ExceptionGroup) and e.subgroup(BodyTooLarge)):
+                resp = error_page(413, "request body over the size limit", f"send at most {MAX_BODY_BYTES} bytes")
         if fresh:
             resp.set_cookie(store.cookie, s.sid, httponly=True, samesite="lax")
         return resp
 
-    app = Starlette(routes=routes, middleware=[Middleware(BaseHTTPMiddleware, dispatch=attach_session)])
+    app = Starlette(routes=routes, middleware=[Middleware(BodyLimit),
+                                               Middleware(BaseHTTPMiddleware, dispatch=attach_session)])
     app.state.store = store
     app.state.spec = spec
     return app
+
+
+class BodyTooLarge(Exception):
+    pass
+
+
+class BodyLimit:
+    """ASGI middleware: a request body over ``limit`` bytes gets 413, at once when its Content-Length says so, else
+    as soon as the bytes read pass the limit (nothing past it is kept)."""
+
+    def __init__(self, app: Any, limit: int | None = None):
+        self.app = app
+        self.limit = MAX_BODY_BYTES if limit is None else limit
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        declared = dict(scope.get("headers") or ()).get(b"content-length", b"")
+        if declared.isdigit() and int(declared) > self.limit:
+            await error_page(413, f"request body of {int(declared)} bytes is over the {self.limit}-byte limit",
+                             f"send at most {self.limit} bytes")(scope, receive, send)
+            return
+        seen = 0
+
+        async def limited() -> Any:
+            nonlocal seen
+            msg = await receive()
+            if msg.get("type") == "http.request":
+                seen += len(msg.get("body", b""))
+                if seen > self.limit:
+                    raise BodyTooLarge(f"request body over the {self.limit}-byte limit")
+            return msg
+
+        await self.app(scope, limited, send)

@@ -42,6 +42,21 @@ def _servers(sites: Iterable[str | SiteSpec], host: str, port: int | None, log_l
     return out
 
 
+def busy_ports(sites: Iterable[str], host: str, port: int) -> list[tuple[str, int, str]]:
+    """``(site, port, why)`` for each site whose fixed port cannot be bound on ``host`` now (bound as uvicorn binds,
+    with SO_REUSEADDR, so a port in TIME_WAIT is not busy)."""
+    out = []
+    for name in sites:
+        p = site_port(name, port)
+        with socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET) as s:
+            s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            try:
+                s.bind((host, p))
+            except OSError as e:
+                out.append((name, p, e.strerror or str(e)))
+    return out
+
+
 async def serve(sites: Iterable[str] = SITE_NAMES, host: str = DEFAULT_HOST, port: int | None = None,
                 log_level: str = "warning") -> None:
     """Serve the given sites until cancelled (``halo sites``)."""
@@ -81,7 +96,7 @@ class SitesServer:
         while deadline and not all(s.started for s in self._servers.values()):
             if not self._thread.is_alive():
                 raise RuntimeError(f"REAL-local failed to start on {self.host} (ports {list(self.urls.values())} "
-                                   f"in use?); pick another base port with --sites-port")
+                                   f"in use?); pick another base port (`halo sites --port`)")
             threading.Event().wait(0.05)
             deadline -= 1
         if not deadline:
