@@ -97,7 +97,7 @@ class GRPOSetup:
 async def setup_grpo(job: GRPOJob, console: Any = None) -> GRPOSetup:
     """Resolve config, mode and overrides; load the policy; wrap it with LoRA; resume if asked."""
     from halo.policy.modes import make_policy
-    from halo.rl.checkpoint import latest_checkpoint, load_checkpoint, truncate_metrics
+    from halo.rl.checkpoint import clean_stale, latest_checkpoint, load_checkpoint, truncate_metrics, write_run_config
     from halo.runs import RunDir
 
     cfg = load_rl_config(job.config_path)
@@ -109,6 +109,7 @@ async def setup_grpo(job: GRPOJob, console: Any = None) -> GRPOSetup:
         raise ConfigError("--resume needs --run-name (the run directory to continue)")
     await validate_grpo_job(job, cfg, mode, settings, optim, lora)  # before any model, run dir, browser or site
     run = RunDir(job.runs_dir, job.run_name, prefix="grpo")
+    clean_stale(run.path)  # temp dirs of checkpoint writes a kill cut short
     sync = None
     if mode.backend == "hf":
         sampler = make_policy(mode)
@@ -138,9 +139,11 @@ async def setup_grpo(job: GRPOJob, console: Any = None) -> GRPOSetup:
                           f"dropped {dropped} metrics lines written after it")
         if sync is not None:
             await sync(last, str(ck))
-    run.write_config({"command": "train grpo", "tasks": job.tasks, "sites": job.sites, "mode": mode.model_dump(),
-                      **settings_record(settings, lora, optim), "rewards": cfg.get("rewards"),
-                      "resumed_at_iteration": start if job.resume else None})
+    record = {"command": "train grpo", "tasks": job.tasks, "sites": job.sites, "mode": mode.model_dump(),
+              **settings_record(settings, lora, optim), "rewards": cfg.get("rewards"),
+              "resumed_at_iteration": start if job.resume else None}
+    write_run_config(run, record, resume=job.resume,  # a resume keeps the first config.yaml, adds to resumes.yaml
+                     overrides={"mode": job.mode_overrides, "grpo": job.grpo_overrides, "lora": job.lora_overrides})
     return GRPOSetup(job=job, run=run, mode=mode, sampler=sampler, learner=learner, settings=settings,
                      rewards=rewards, sync=sync, start=start)
 

@@ -4,7 +4,9 @@
 ``adapter_model.safetensors``, loadable by peft and vLLM) plus ``trainer_state.pt`` (optimizer, RNG) and
 ``trainer_state.json`` (iteration, metrics summary). It is written in a temp directory and renamed into place;
 ``checkpoints/latest`` is a symlink swapped atomically. Resuming truncates ``metrics.jsonl`` to the checkpoint's
-iteration, so the resumed run's records follow on without gaps or repeats.
+iteration, so the resumed run's records follow on without gaps or repeats. Temp dirs a killed write left behind are
+removed when a run starts or resumes (``clean_stale``); a resumed run keeps its first ``config.yaml`` and records
+each resume beside it (``resumes.yaml``).
 """
 
 from __future__ import annotations
@@ -92,3 +94,74 @@ def truncate_metrics(metrics_file: Path, last_iteration: int) -> int:
     tmp.write_text("".join(k + "\n" for k in keep))
     os.replace(tmp, metrics_file)
     return dropped
+
+
+def clean_stale(run_path: Path) -> list[str]:
+    """Remove what killed checkpoint writes left behind (``checkpoints/.tmp-*`` dirs, ``.latest-*`` links) unless
+    the process that wrote it is still alive; the names removed."""
+    root = Path(run_path) / "checkpoints"
+    if not root.is_dir():
+        return []
+    removed = []
+    for p in sorted(root.iterdir()):
+        if not p.name.startswith((".tmp-", f".{LATEST}-")):
+            continue
+        pid = p.name.rsplit("-", 1)[-1]
+        if pid.isdigit() and int(pid) != os.getpid() and _alive(int(pid)):
+            continue  # another process is writing it now
+        if p.is_symlink() or p.is_file():
+            p.unlink(missing_ok=True)
+        else:
+            shutil.rmtree(p, ignore_errors=True)
+        removed.append(p.name)
+    return removed
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+RESUMES = "resumes.yaml"
+
+
+def write_run_config(run: Any, config: dict[str, Any], *, resume: bool, overrides: dict[str, Any]) -> Path:
+    """A new run writes ``config.yaml``. A resumed one keeps the first ``config.yaml`` (what the run was started
+    with) and appends to ``resumes.yaml`` beside it: when, from which iteration, the command line's overrides, and
+    every top-level setting that differs from the first config."""
+    import time
+
+    import yaml
+
+    path = run.path / "config.yaml"
+    if not resume or not path.is_file():
+        run.write_config(config)
+        return path
+    first = yaml.safe_load(path.read_text()) or {}
+    changed = {k: {"was": first.get(k), "now": v} for k, v in config.items()
+               if k not in ("resumed_at_iteration", "started_utc") and first.get(k) != v}
+    entry = {"resumed_utc": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+             "resumed_at_iteration": config.get("resumed_at_iteration"),
+             "overrides": _given(overrides), "changed": changed}
+    log = run.path / RESUMES
+    entries = (yaml.safe_load(log.read_text()) or []) if log.is_file() else []
+    entries.append(entry)
+    tmp = log.with_suffix(".yaml.tmp")
+    tmp.write_text(yaml.safe_dump(entries, sort_keys=False))
+    os.replace(tmp, log)
+    return log
+
+
+def _given(d: dict[str, Any]) -> dict[str, Any]:
+    """``d`` without None values and the empty sections they leave."""
+    out = {}
+    for k, v in d.items():
+        v = _given(v) if isinstance(v, dict) else v
+        if v not in (None, {}, []):
+            out[k] = v
+    return out

@@ -1,0 +1,55 @@
+"""Checkpoint hygiene: temp dirs of killed writes are removed on start and resume, and a resume keeps the run's first
+config.yaml and records its own overrides beside it."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import yaml
+
+from halo.rl.checkpoint import RESUMES, clean_stale, write_run_config
+from halo.runs import RunDir
+
+
+def _dead_pid() -> int:
+    p = subprocess.Popen([sys.executable, "-c", "pass"])
+    p.wait()
+    return p.pid
+
+
+def test_stale_temp_dirs_go_and_live_writers_keep_theirs(tmp_path):
+    ck = tmp_path / "checkpoints"
+    dead = _dead_pid()
+    (ck / f".tmp-iter_000003-{dead}").mkdir(parents=True)
+    (ck / f".tmp-iter_000003-{dead}" / "adapter_model.safetensors").write_bytes(b"x" * 10)
+    os.symlink("iter_000002", ck / f".latest-{dead}")
+    live = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(30)"])
+    try:
+        (ck / f".tmp-iter_000004-{live.pid}").mkdir()
+        (ck / "iter_000002").mkdir()
+        removed = clean_stale(tmp_path)
+        assert sorted(removed) == sorted([f".tmp-iter_000003-{dead}", f".latest-{dead}"])
+        assert sorted(p.name for p in ck.iterdir()) == sorted(["iter_000002", f".tmp-iter_000004-{live.pid}"])
+    finally:
+        live.kill()
+        live.wait()
+    assert clean_stale(tmp_path) == [f".tmp-iter_000004-{live.pid}"]
+    assert clean_stale(tmp_path / "no-such-run") == []
+
+
+def test_resume_keeps_the_first_config_and_records_each_resume(tmp_path):
+    run = RunDir(tmp_path, "r")
+    first = {"command": "train grpo", "grpo": {"lr": 0.001, "iterations": 5}, "resumed_at_iteration": None}
+    write_run_config(run, first, resume=False, overrides={"grpo": {"lr": 0.001}})
+    assert yaml.safe_load((run.path / "config.yaml").read_text()) == first
+    second = {"command": "train grpo", "grpo": {"lr": 0.002, "iterations": 5}, "resumed_at_iteration": 3}
+    write_run_config(run, second, resume=True, overrides={"grpo": {"lr": 0.002, "seed": None}, "mode": {"x": None}})
+    write_run_config(run, {**second, "resumed_at_iteration": 4}, resume=True, overrides={})
+    assert yaml.safe_load((run.path / "config.yaml").read_text()) == first  # never overwritten
+    resumes = yaml.safe_load((run.path / RESUMES).read_text())
+    assert [r["resumed_at_iteration"] for r in resumes] == [3, 4]
+    assert resumes[0]["overrides"] == {"grpo": {"lr": 0.002}}
+    assert resumes[0]["changed"] == {"grpo": {"was": first["grpo"], "now": second["grpo"]}}
+    assert resumes[1]["overrides"] == {}
