@@ -1,8 +1,9 @@
 """`halo demo`, the main job on the embedded default: REAL-local + the tiny Qwen3-VL, CPU, a few minutes.
 
-Starts REAL-local, builds the tiny model if it is missing, evaluates it, trains it with online GRPO on a few
-REAL-local tasks with grammar-constrained actions, evaluates it again with the trained adapter, and writes
-``runs/<name>/report.html``. Settings live in configs/demo.yaml; every one can be overridden from the command line.
+Starts REAL-local, builds the tiny model if it is missing, evaluates it on held-out (test-split) and training
+instances of a task family, trains it with online GRPO on the family's training instances (curriculum sampler,
+constrained page-valid actions), evaluates it again on the same instances, and writes ``runs/<name>/report.html``.
+Settings live in configs/demo.yaml; every one can be overridden from the command line.
 """
 
 from __future__ import annotations
@@ -21,7 +22,9 @@ DEMO_FILE = "configs/demo.yaml"
 
 @dataclass
 class DemoConfig:
-    tasks: list[str] = field(default_factory=lambda: ["v2.omnizon-3", "v2.gomail-4"])
+    tasks: list[str] = field(default_factory=lambda: ["omnizon.department@train"])  # what GRPO trains on
+    # what is evaluated before and after, by name: held-out instances, and some of the training ones
+    eval_tasks: dict[str, list[str]] = field(default_factory=dict)
     mode: str = "tiny"
     model_dir: str = "models/tiny-qwen3vl"
     run_name: str | None = None
@@ -98,12 +101,22 @@ async def run_demo(cfg: DemoConfig, *, log: Callable[[str], None] = print, progr
     try:
         with SitesServer() as urls:
             tasks = resolve_tasks(cfg.tasks, "local", urls)
-            n_eval = len(tasks) * cfg.eval_episodes
-            bar("eval before", n_eval)
-            before = await run_eval(setup.sampler, tasks, ev, RunDir(setup.run.path, "eval_before"),
-                                    on_episode=lambda t, e: advance("eval before"))
-            log(f"before training: success {before.metrics()['success_rate']:.0%}, mean dense return "
-                f"{before.metrics()['mean_dense_return']:.3f}")
+            sets = {name: resolve_tasks(refs, "local", urls) for name, refs in (cfg.eval_tasks or
+                                                                                {"train": cfg.tasks}).items()}
+
+            async def evaluate(phase: str) -> dict[str, Any]:
+                out = {}
+                for name, ts in sets.items():
+                    label = f"eval {phase} ({name})"
+                    bar(label, len(ts) * cfg.eval_episodes)
+                    res = await run_eval(setup.sampler, ts, ev, RunDir(setup.run.path, f"eval_{phase}_{name}"),
+                                         on_episode=lambda t, e, label=label: advance(label))
+                    out[name] = res.metrics()
+                    log(f"{phase} training, {name}: success {out[name]['success_rate']:.0%} on "
+                        f"{out[name]['episodes']} episodes, mean dense return {out[name]['mean_dense_return']:+.3f}")
+                return out
+
+            before = await evaluate("before")
             bar("GRPO iterations", s.iterations)
 
             def on_iteration(res) -> None:
@@ -115,15 +128,11 @@ async def run_demo(cfg: DemoConfig, *, log: Callable[[str], None] = print, progr
                     f"update={m['time_update']:.0f}s")
 
             history = await train_grpo(setup, tasks, on_iteration)
-            bar("eval after", n_eval)
-            after = await run_eval(setup.sampler, tasks, ev, RunDir(setup.run.path, "eval_after"),
-                                   on_episode=lambda t, e: advance("eval after"))
-            log(f"after training: success {after.metrics()['success_rate']:.0%}, mean dense return "
-                f"{after.metrics()['mean_dense_return']:.3f}")
+            after = await evaluate("after")
     finally:
         await setup.sampler.aclose()
     wall = time.perf_counter() - t0
     report = build_report(setup.run.path, title="HALO demo: online GRPO on REAL-local with the tiny Qwen3-VL",
                           extra={"wall time": f"{wall:.0f} s", "tasks": len(cfg.tasks)})
     return {"run": str(setup.run.path), "report": str(report), "wall_time": wall, "iterations": len(history),
-            "before": before.metrics(), "after": after.metrics(), "history": history}
+            "before": before, "after": after, "history": history}

@@ -13,7 +13,8 @@ def register(app: typer.Typer) -> None:
     @app.command("demo")
     def demo(
         config: str = typer.Option(None, help="demo settings (default configs/demo.yaml)"),
-        tasks: str = typer.Option(None, help="comma list of REAL-local task ids"),
+        tasks: str = typer.Option(None, help="what GRPO trains on: task-family specs or REAL-local task ids, comma "
+                                  "list (evaluated on the same, unless configs/demo.yaml names eval_tasks)"),
         iterations: int = typer.Option(None, help="GRPO iterations"),
         group_size: int = typer.Option(None, help="episodes per task per group"),
         eval_episodes: int = typer.Option(None, help="evaluation episodes per task, before and after"),
@@ -29,6 +30,7 @@ def register(app: typer.Typer) -> None:
         cfg = DemoConfig.load(config)
         if tasks:
             cfg.tasks = [t for t in tasks.split(",") if t.strip()]
+            cfg.eval_tasks = {}
         for k, v in (("model_dir", model_dir), ("run_name", run_name), ("runs_dir", runs_dir),
                      ("eval_episodes", eval_episodes)):
             if v is not None:
@@ -47,8 +49,9 @@ def register(app: typer.Typer) -> None:
                 progress.stop()
                 console.print(f"[red]error:[/] {e}")
                 raise typer.Exit(2) from None
-        b, a = out["before"], out["after"]
-        console.print(f"[bold]demo done in {out['wall_time']:.0f} s[/]: success {b['success_rate']:.0%} -> "
-                      f"{a['success_rate']:.0%}, mean dense return {b['mean_dense_return']:+.3f} -> "
-                      f"{a['mean_dense_return']:+.3f}")
+        console.print(f"[bold]demo done in {out['wall_time']:.0f} s[/]")
+        for name, b in out["before"].items():
+            a = out["after"][name]
+            console.print(f"  {name}: success {b['success_rate']:.0%} -> {a['success_rate']:.0%}, mean dense return "
+                          f"{b['mean_dense_return']:+.3f} -> {a['mean_dense_return']:+.3f}")
         console.print(f"report: {out['report']}")

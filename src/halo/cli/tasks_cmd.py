@@ -1,4 +1,4 @@
-"""`halo tasks`: REAL's tasks by site and version."""
+"""`halo tasks`: REAL's tasks by site and version, and the task families to train on (``--families``)."""
 
 from __future__ import annotations
 
@@ -16,11 +16,17 @@ def register(app: typer.Typer) -> None:
         site: str = typer.Option(None, help="only this site (gomail, omnizon, ...)"),
         local: bool = typer.Option(False, "--local", help="only tasks REAL-local serves"),
         goals: bool = typer.Option(False, "--goals", help="list every task with its goal"),
+        families: bool = typer.Option(False, "--families", help="list the task families (training tasks on "
+                                      "REAL-local; select them with specs like gomail.open@train)"),
     ) -> None:
-        """List REAL tasks (default: v2), counted by site, or one per line with --goals."""
+        """List REAL tasks (default: v2), counted by site, or one per line with --goals; --families lists the task
+        families instead (with --goals, a sample goal of each)."""
         from halo.tasks import list_tasks
 
         console = Console()
+        if families:
+            _families(console, site, goals)
+            return
         if version not in ("v1", "v2", "all"):
             Console(stderr=True).print(f"[red]error:[/red] --version must be v1, v2 or all, got {version!r}",
                                        highlight=False)
@@ -43,3 +49,22 @@ def register(app: typer.Typer) -> None:
             for (v, s), n in sorted(counts.items()):
                 t.add_row(v, s, str(n))
         console.print(t)
+
+
+def _families(console: Console, site: str | None, goals: bool) -> None:
+    from halo.families import all_families
+
+    fams = all_families(site)
+    if site and not fams:
+        known = sorted({f.site for f in all_families()})
+        Console(stderr=True).print(f"[red]error:[/red] no task families on site {site!r}; sites: {', '.join(known)}",
+                                   highlight=False)
+        raise typer.Exit(2)
+    t = Table("family", "steps", "instances", "train", "test", "sample goal" if goals else "what",
+              title=f"{len(fams)} task families (specs: FAMILY@train|test|all[:N], SITE.*@train, families@train, "
+                    "FAMILY-N)")
+    for f in fams:
+        test = len(f.instances("test"))
+        t.add_row(f.name, f.steps, str(f.size), str(f.size - test), str(test),
+                  f.instance(0).goal if goals else f.description)
+    console.print(t)

@@ -78,6 +78,33 @@ def _plot(records: list[dict[str, Any]], key: str, title: str, band: str | None)
     return "data:image/png;base64," + base64.b64encode(buf.getvalue()).decode("ascii")
 
 
+def _family_plot(records: list[dict[str, Any]]) -> str | None:
+    """Training success per task family over iterations (the curriculum's view), one line per family."""
+    fams = sorted({f for r in records for f in (r.get("family_success") or {})})
+    if not fams:
+        return None
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(4.2, 2.6), dpi=110)
+    for f in fams:
+        pts = [(r["iteration"], r["family_success"][f]) for r in records if f in (r.get("family_success") or {})]
+        ax.plot([x for x, _ in pts], [y for _, y in pts], marker="o", ms=3, lw=1.2, label=f)
+    ax.set_title("success per task family", fontsize=10)
+    ax.set_xlabel("iteration", fontsize=8)
+    ax.set_ylim(-0.03, 1.03)
+    ax.tick_params(labelsize=7)
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize=6)
+    fig.tight_layout()
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png")
+    plt.close(fig)
+    return "data:image/png;base64," + base64.b64encode(buf.getvalue()).decode("ascii")
+
+
 def _eval_summary(run_path: Path, name: str) -> dict[str, Any] | None:
     recs = read_jsonl(run_path / name / "metrics.jsonl")
     return recs[-1] if recs else None
@@ -95,7 +122,11 @@ def build_report(run_path: str | Path, title: str | None = None, extra: dict[str
     best = max(episodes, key=lambda e: (e.summary.get("dense_return", 0), e.summary.get("success", False)),
                default=None)
     worst = min(episodes, key=lambda e: e.summary.get("dense_return", 0), default=None)
-    evals = {n: s for n in ("eval_before", "eval_after") if (s := _eval_summary(run_path, n))}
+    names = sorted((d.name for d in run_path.glob("eval_*") if d.is_dir()),
+                   key=lambda n: (n.split("_")[2:], "after" in n))  # each set's before, then its after
+    evals = {n: s for n in names if (s := _eval_summary(run_path, n))}
+    if (fam := _family_plot(metrics)) is not None:
+        plots.append(("success per task family", fam))
     env = Environment(loader=PackageLoader("halo.report", "templates"), autoescape=select_autoescape())
     html = env.get_template("report.html").render(
         title=title or f"HALO run {run_path.name}", run=run_path.name, config=config, metrics=metrics,

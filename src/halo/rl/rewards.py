@@ -232,6 +232,10 @@ class DenseRewardCalculator:
         self._visits: dict[tuple[str, str], int] = {}
         self._progress = 0.0
 
+    def set_progress(self, progress: float | None) -> None:
+        """The progress potential of the start state (a task family's share of checks passing before any step)."""
+        self._progress = progress or 0.0
+
     def compute_reward(self, obs: Observation, action: Action | None, next_obs: Observation, task: Any,
                        done: bool, success: bool, progress: float | None = None) -> RewardBreakdown:
         """``action`` is None when the model's reply did not parse (nothing was executed). ``progress`` (task

@@ -91,6 +91,7 @@ async def _run_episode(ep: Episode, env: Any, policy: PolicyBackend, task: Any, 
     limit = max_steps if max_steps is not None else getattr(env, "max_steps", 70)
     try:
         obs = await env.reset(task)
+        rewards.set_progress(await _progress(env, task))  # the potential of the start state: only changes pay
         state_key = getattr(env, "state_key", None)
         for i in range(limit):
             key = await state_key() if state_key is not None else None

@@ -1,0 +1,71 @@
+"""The family framework: specs, the deterministic split, instances as tasks, grading and progress through the family."""
+
+from __future__ import annotations
+
+import pytest
+
+from halo.errors import ConfigError, TaskNotFoundError
+from halo.families import (all_families, get_family, grade_family_task, is_family_spec, progress_of,
+                           resolve_family_spec, split_of)
+
+URLS = {s: f"http://127.0.0.1:{9000 + i}" for i, s in enumerate(("gomail", "gocalendar", "omnizon", "zilloft"))}
+
+
+def test_every_site_has_six_families_with_hundreds_of_instances_and_both_splits():
+    by_site: dict[str, list] = {}
+    for f in all_families():
+        by_site.setdefault(f.site, []).append(f)
+        assert f.size >= 100, f"{f.name} has {f.size} distinct instances"
+        test = f.instances("test")
+        assert test and len(test) < f.size, f"{f.name}: {len(test)} test of {f.size}"
+        steps = {"1", "2-4", "5+"}
+        assert f.steps in steps, f.name
+    assert sorted(by_site) == ["gocalendar", "gomail", "omnizon", "zilloft"]
+    for site, fams in by_site.items():
+        assert len(fams) >= 6, site
+        assert sum(f.steps == "1" for f in fams) >= 2 and sum(f.steps == "2-4" for f in fams) >= 2, site
+
+
+def test_split_is_a_fixed_fifth():
+    shares = [sum(split_of("x.y", i) == "test" for i in range(2000)) / 2000 for _ in range(2)]
+    assert shares[0] == shares[1] and 0.15 < shares[0] < 0.25
+
+
+def test_instances_are_deterministic_and_distinct():
+    f = get_family("omnizon.department")
+    a, b = f.instance(7), f.instance(7)
+    assert a == b and a.goal and a.params
+    assert len({repr(sorted(f.instance(i).params.items())) for i in range(f.size)}) == f.size
+
+
+def test_specs():
+    assert is_family_spec("gomail.folder@train") and is_family_spec("gomail.*@test:3") and is_family_spec("families")
+    assert is_family_spec("gomail.folder-3") and not is_family_spec("v2.gomail-3") and not is_family_spec("gomail-3")
+    assert not is_family_spec("http://x/y") and not is_family_spec("gomail")
+    tasks = resolve_family_spec("gomail.folder@test:3", URLS)
+    assert len(tasks) == 3 and all(t.split == "test" and t.family == "gomail.folder" for t in tasks)
+    assert all(t.base_url == URLS["gomail"] and t.graded and t.local and t.protocol for t in tasks)
+    one = resolve_family_spec("gomail.folder-3", URLS)[0]
+    assert one.id == "gomail.folder-3" and one.goal == get_family("gomail.folder").instance(3).goal
+    site = resolve_family_spec("zilloft.*@all:2", URLS)
+    assert len(site) == 2 * len(all_families("zilloft"))
+    with pytest.raises(TaskNotFoundError, match="halo tasks --families"):
+        resolve_family_spec("gomail.nosuch@train", URLS)
+    with pytest.raises(ConfigError, match="no task families on site"):
+        resolve_family_spec("nosuch.*@train", URLS)
+
+
+def test_resolve_tasks_rejects_families_on_remote_sites():
+    from halo.eval import resolve_tasks
+
+    with pytest.raises(ConfigError, match="REAL-local only"):
+        resolve_tasks(["gomail.folder@train"], "remote", URLS)
+
+
+def test_grade_and_progress_go_through_the_family():
+    task = resolve_family_spec("gomail.folder-0", URLS)[0]
+    g = grade_family_task(task, {"config": {}, "differences": {}, "initialfinaldiff": {}}, "Done")
+    assert not g.success and g.reward == 0.0 and g.details and all("passed" in d for d in g.details)
+    assert 0.0 <= progress_of(task, {"differences": {}, "initialfinaldiff": {}}) < 1.0
+    broken = grade_family_task(task, {"differences": "not a dict"}, "")  # a grader that raises fails, never crashes
+    assert not broken.success
