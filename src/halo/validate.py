@@ -215,8 +215,8 @@ def _site_origins(tasks: Iterable[Any]) -> list[str]:
     out: list[str] = []
     for t in tasks:
         url = getattr(t, "base_url", "")
-        if getattr(t, "local", False) or not url.startswith(("http://", "https://")):
-            continue
+        if (getattr(t, "local", False) and getattr(t, "protocol", True)) or not url.startswith(("http://", "https://")):
+            continue  # REAL-local: the job serves it itself
         p = urlsplit(url)
         origin = f"{p.scheme}://{p.netloc}"
         if origin not in out:

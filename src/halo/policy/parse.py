@@ -316,7 +316,7 @@ def _call_syntax(text: str) -> dict[str, Any] | None:
     """``left_click(500, 320)`` / ``click('12')`` (the form of the prompt's action history) as a call dict.
 
     Linear in the reply: each call runs from a name's ``(`` to the first ``)`` that ends a line, and the next one
-    is looked for after it (a lazy ``name\((.*?)\)\s*$`` retried from every ``name(`` was quadratic on replies like
+    is looked for after it (a lazy regex retried from every ``name(`` was quadratic on replies like
     ``a(a(a(...``)."""
     import dataclasses
 

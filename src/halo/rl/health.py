@@ -25,8 +25,8 @@ _RULES: tuple[tuple[str, Any], ...] = (
     ("episode deadline", lambda e: e.startswith("episode deadline")),
     ("policy", lambda e: e.startswith("policyerror") or "policy server" in e),
     ("grading", lambda e: e.startswith("grading failed")),
-    ("browser", lambda e: e.startswith("browsererror") or "browser" in e[:80] or "target crashed" in e),
     ("step deadline", lambda e: e.startswith("the step did not finish")),
+    ("browser", lambda e: e.startswith("browsererror") or "browser" in e[:80] or "target crashed" in e),
     ("site", lambda e: e.startswith(("siteerror", "could not read", "the page did not answer")) or "/finish" in e
      or "answered http" in e or "is the site running" in e),
     ("config", lambda e: e.startswith(("configerror", "tasknotfounderror"))),

@@ -1,0 +1,187 @@
+"""Validation at the door (halo.validate, RewardConfig.from_dict, the CLI): every bad value fails in seconds, naming
+the key and the fix, before any model, browser or site starts."""
+
+from __future__ import annotations
+
+import socket
+import time
+
+import pytest
+from typer.testing import CliRunner
+
+from halo.cli import app
+from halo.errors import ConfigError, HaloError, PolicyError, SiteError
+from halo.rl.grpo import GRPOSettings
+from halo.rl.learner import LoRASettings, OptimSettings
+from halo.rl.rewards import RewardConfig
+from halo.validate import (check_policy_server, check_rl_config, check_runs_dir, check_sites_reachable,
+                           check_training, check_types, load_yaml, resolve_task_refs)
+
+
+def _free_port() -> int:
+    with socket.socket() as s:  # nobody listens on it once closed
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def test_yaml_reads_exponent_numbers_as_numbers():
+    d = load_yaml("a: 1e-5\nb: 1.0e-6\nc: 3E+2\nd: 10\ne: fast\nf: '1e-5'\ng: 1.5\n")
+    assert d == {"a": 1e-5, "b": 1e-6, "c": 300.0, "d": 10, "e": "fast", "f": "1e-5", "g": 1.5}
+
+
+@pytest.mark.parametrize("cls, values, match", [
+    (OptimSettings, {"lr": "fast"}, r"x\.lr must be a number, got 'fast' \(str\)"),
+    (OptimSettings, {"lr": "1e-5"}, r"x\.lr must be a number"),
+    (OptimSettings, {"lr": float("nan")}, r"x\.lr must be a finite number"),
+    (OptimSettings, {"betas": [0.9]}, r"x\.betas must be a list of 2 values"),
+    (LoRASettings, {"rank": [1, 2]}, r"x\.rank must be an integer, got \[1, 2\] \(list\)"),
+    (LoRASettings, {"rank": 8.0}, r"x\.rank must be an integer"),
+    (LoRASettings, {"target_modules": ["q_proj", 3]}, r"x\.target_modules\[1\] must be a string"),
+    (GRPOSettings, {"skip_zero_std_groups": "yes"}, r"must be true or false"),
+    (GRPOSettings, {"group_size": True}, r"must be an integer, got True"),
+])
+def test_types_are_checked_per_key(cls, values, match):
+    with pytest.raises(ConfigError, match=match):
+        check_types(cls, values, "x")
+
+
+def test_good_types_pass():
+    check_types(OptimSettings, {"lr": 1, "betas": [0.9, 0.99], "loss_type": "grpo"}, "x")
+    check_types(LoRASettings, {"rank": 8, "target_modules": ("q_proj",)}, "x")
+
+
+def test_rl_config_sections_and_episode_section():
+    check_rl_config(load_yaml("episode: {max_steps: 5, episode_timeout_s: 60}\ngrpo: {lr: 1e-5}"))
+    with pytest.raises(ConfigError, match="unknown section 'gropo'"):
+        check_rl_config({"gropo": {}})
+    with pytest.raises(ConfigError, match=r"episode\.episode_timeout_s must be > 0"):
+        check_rl_config({"episode": {"episode_timeout_s": -1}})
+    with pytest.raises(ConfigError, match=r"episode: unknown keys \['max_stpes'\]"):
+        check_rl_config({"episode": {"max_stpes": 3}})
+
+
+def test_training_ranges():
+    ok = (GRPOSettings(group_size=2), OptimSettings(), LoRASettings())
+    check_training(*ok)
+    with pytest.raises(ConfigError, match=r"lr \(learning rate\) must be > 0, got -1"):
+        check_training(ok[0], OptimSettings(lr=-1), ok[2])
+    with pytest.raises(ConfigError, match="loss_type must be one of dr_grpo, grpo, token_mean, got 'bogus'"):
+        check_training(ok[0], OptimSettings(loss_type="bogus"), ok[2])
+    with pytest.raises(ConfigError, match="a group of 1 learns nothing.*--allow-group-size-one"):
+        check_training(GRPOSettings(group_size=1), *ok[1:])
+    check_training(GRPOSettings(group_size=1), *ok[1:], allow_group_size_one=True)
+    with pytest.raises(ConfigError, match="lora rank must be > 0"):
+        check_training(ok[0], ok[1], LoRASettings(rank=0))
+
+
+def test_runs_dir_must_be_writable(tmp_path):
+    assert check_runs_dir(tmp_path / "new" / "runs").is_dir()
+    (tmp_path / "a-file").write_text("")
+    with pytest.raises(ConfigError, match="runs directory .*a-file/runs is not writable.*--runs-dir"):
+        check_runs_dir(tmp_path / "a-file" / "runs")
+
+
+def test_unknown_task_fails_before_anything_starts():
+    with pytest.raises(HaloError, match="gomial"):
+        resolve_task_refs(["gomial"], "local")
+    with pytest.raises(ConfigError, match="--sites must be"):
+        resolve_task_refs(["v2.gomail-1"], "lcoal")
+    assert [t.id for t in resolve_task_refs(["v2.gomail-4"], "local")] == ["v2.gomail-4"]
+
+
+async def test_unreachable_sites_fail_in_seconds_with_the_url(tmp_path):
+    from halo.tasks import page_task
+
+    url = f"http://127.0.0.1:{_free_port()}"
+    t0 = time.perf_counter()
+    with pytest.raises(SiteError, match=rf"cannot reach 1 of the 1 sites.*{url}.*--sites local"):
+        await check_sites_reachable([page_task(f"{url}/page.html")])
+    assert time.perf_counter() - t0 < 6
+    with pytest.raises(ConfigError, match="does not exist"):
+        await check_sites_reachable([page_task((tmp_path / "missing.html").as_uri())])
+    (tmp_path / "p.html").write_text("<p>hi</p>")
+    await check_sites_reachable([page_task((tmp_path / "p.html").as_uri())])
+
+
+async def test_dead_policy_server_fails_the_preflight_with_url_and_fix():
+    from halo.policy.modes import get_mode
+
+    url = f"http://127.0.0.1:{_free_port()}/v1"
+    mode = get_mode("qwen3vl_base").with_overrides(base_url=url)
+    t0 = time.perf_counter()
+    with pytest.raises(PolicyError, match=rf"cannot reach the policy server at {url}.*halo serve-policy"):
+        await check_policy_server(mode)
+    assert time.perf_counter() - t0 < 10
+    await check_policy_server(get_mode("tiny"))  # in-process: nothing to check
+
+
+@pytest.mark.parametrize("rewards, match", [
+    ({"shaping": {"success": "yes"}}, r"rewards\.shaping\.success must be a number, got 'yes'"),
+    ({"shaping": {"loop_repeats": 0}}, r"loop_repeats must be >= 1"),
+    ({"shaping": {"sucess": 1.0}}, r"unknown key 'sucess'"),
+    ({"milestones": {"gomail": [{"name": "x", "weight": 1, "url": "a("}]}},
+     r"milestones\.gomail\[0\] \(x\)\.url: invalid regex 'a\('"),
+    ({"milestones": {"gomail": [{"name": "x", "weight": 1, "element": {"role": "[", "name": "y"}}]}},
+     r"\(x\)\.element\.role: invalid regex"),
+    ({"milestones": {"gomail": [{"name": "x", "weight": "big", "url": "a"}]}}, r"\(x\)\.weight must be a number"),
+    ({"milestones": {"gomail": [{"name": "x", "weight": 1}]}}, r"has no condition"),
+    ({"milestones": {"gomail": [{"name": "x", "weight": 1, "url": "a"}, {"name": "x", "weight": 1, "url": "b"}]}},
+     r"two milestones are named 'x'"),
+    ({"milestones": {"gomail": {"name": "x"}}}, r"must be a list of milestones"),
+])
+def test_bad_reward_config_is_refused_at_start_up(rewards, match):
+    with pytest.raises(ConfigError, match=match):
+        RewardConfig.from_dict(rewards)
+
+
+def test_shipped_reward_config_loads():
+    from halo.rl.config import load_rl_config
+
+    cfg = RewardConfig.from_dict(load_rl_config()["rewards"])
+    assert set(cfg.milestones) == {"gomail", "gocalendar", "omnizon", "zilloft"}
+
+
+# ---------------------------------------------------------------- the CLI: fails fast, writes nothing
+def _train(tmp_path, *args: str, config: str | None = None):
+    argv = ["train", "grpo", "--tasks", "v2.gomail-4", "--runs-dir", str(tmp_path / "runs"), *args]
+    if config:
+        (tmp_path / "rl.yaml").write_text(config)
+        argv += ["--config", str(tmp_path / "rl.yaml")]
+    t0 = time.perf_counter()
+    r = CliRunner().invoke(app, argv, env={"COLUMNS": "300"})
+    return r, time.perf_counter() - t0
+
+
+@pytest.mark.parametrize("args, config, match", [
+    (["--lr", "-1"], None, r"lr \(learning rate\) must be > 0"),
+    (["--loss-type", "bogus"], None, "loss_type must be one of"),
+    (["--group-size", "1"], None, "a group of 1 learns nothing"),
+    (["--tasks", "gomial"], None, "gomial"),
+    ([], "grpo: {lr: fast}", r"grpo\.lr must be a number, got 'fast'"),
+    ([], "lora: {rank: [1, 2]}", r"lora\.rank must be an integer"),
+    ([], "rewards: {shaping: {success: 'yes'}}", r"rewards\.shaping\.success must be a number"),
+    ([], "rewards: {milestones: {gomail: [{name: m, weight: 1, text: '('}]}}", "invalid regex"),
+])
+def test_train_refuses_bad_input_before_any_model_or_run_dir(tmp_path, args, config, match):
+    r, dt = _train(tmp_path, *args, config=config)
+    assert r.exit_code == 2, r.output
+    assert __import__("re").search(match, " ".join(r.output.split())), r.output
+    assert not (tmp_path / "runs").exists() or not any((tmp_path / "runs").iterdir())  # no run dir written
+    assert dt < 30
+
+
+def test_tasks_with_an_unknown_site_fails():
+    r = CliRunner().invoke(app, ["tasks", "--site", "nosuch"], env={"COLUMNS": "300"})
+    assert r.exit_code == 2 and "no v2 tasks on site 'nosuch'" in r.output and "gomail" in r.output
+
+
+def test_sites_on_a_busy_port_is_one_line_and_no_table():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        s.listen()
+        busy = s.getsockname()[1]
+        r = CliRunner().invoke(app, ["sites", "--port", str(busy - 2), "--site", "gocalendar"],
+                               env={"COLUMNS": "300"})
+    assert r.exit_code == 1, r.output
+    assert f"port {busy} (gocalendar)" in r.output and "--port" in r.output
+    assert "REAL-local" in r.output and "http://" not in r.output  # nothing printed as served
