@@ -236,9 +236,17 @@ class BrowserEnv:
         await self._call(self._page.bring_to_front(), "bring_to_front")
 
     async def _goto(self, page: Any, url: str) -> Any:
-        """A page load bounded by Playwright's timeout (a slow site: its error) and by ours (a stuck browser)."""
-        return await self._call(page.goto(url, wait_until="load", timeout=self.nav_timeout_ms), f"goto {url}",
-                                self.nav_timeout_ms / 1000 + 5, browser=False)
+        """A page load bounded by Playwright's timeout (a slow or dead site: ``SiteError`` naming the URL) and by
+        ours (a stuck browser: ``BrowserStuck``)."""
+        try:
+            return await self._call(page.goto(url, wait_until="load", timeout=self.nav_timeout_ms), f"goto {url}",
+                                    self.nav_timeout_ms / 1000 + 5, browser=False)
+        except HaloError:
+            raise
+        except Exception as e:
+            if not self.pool.alive or page.is_closed():
+                raise  # the browser died under it: reset relaunches it
+            raise SiteError(f"{url} did not load ({short_error(e)}); is the site running (`halo sites`)?") from e
 
     async def _new_page(self) -> Any:
         self._opening_page = True
