@@ -1,5 +1,6 @@
 """Zilloft's pages and API: server-rendered search, listing pages with request-a-tour and contact-agent dialogs
-(JSON posts), saved homes. Searching records the filters in the session state, as REAL's clone does."""
+(JSON posts), saved homes. Searching records the filters in the session state, as REAL's clone does; every page
+records itself as the router location, and typing in a search box records what it holds."""
 
 from __future__ import annotations
 
@@ -63,6 +64,13 @@ def _page(template: str, status: int = 200, **ctx: Any) -> HTMLResponse:
 
 def _error(status: int, headline: str, message: str) -> HTMLResponse:
     return _page("error.html", status=status, headline=headline, message=message)
+
+
+def _at(request: Request) -> None:
+    """Record the page as the router location (REAL's ``router.location.pathname``); error pages are not."""
+    s = session_of(request)
+    with s.lock:
+        s.state["router"]["location"]["pathname"] = request.url.path
 
 
 def _saved_ids(request: Request) -> set[str]:
@@ -135,6 +143,7 @@ async def search_page(request: Request) -> Response:
         cur = dict(f, homeTypes=list(f["homeTypes"]))
     homes = search(cur["searchQuery"], cur["minPrice"], cur["maxPrice"], cur["minBeds"], cur["minBaths"],
                    cur["minSqft"], cur["maxSqft"], tuple(cur["homeTypes"]), cur["sort"])
+    _at(request)
     for key in ("minPrice", "maxPrice", "minSqft", "maxSqft"):
         raw.setdefault(key, "" if cur[key] is None else str(cur[key]))
     keep = [("searchQuery", cur["searchQuery"])]
@@ -155,6 +164,7 @@ async def homedetails(request: Request) -> Response:
     if h is None:
         return _error(404, "This home is not available", f"There is no home with id {zpid!r} on Zilloft. "
                                                          "Search for homes from the home page.")
+    _at(request)
     dates = st.tour_dates()
     payment = round(h.price * 0.8 * 0.0066 + h.price * 0.0012)
     return _page("homedetails.html", h=h, dates=dates, times=st.TIMES, tour_types=st.TOUR_TYPES,
@@ -167,6 +177,7 @@ async def homedetails_short(request: Request) -> Response:
 
 
 async def saved_page(request: Request) -> Response:
+    _at(request)
     ids = _saved_ids(request)
     return _page("saved.html", homes=[h for h in LISTINGS if h.id in ids])
 
@@ -210,6 +221,21 @@ async def contact_agent(request: Request) -> Response:
                                     f"get back to you soon."})
 
 
+async def search_input(request: Request) -> Response:
+    """What a search box holds while the user types (``filters.searchInputValue``), posted by zilloft.js."""
+    try:
+        body = await _json(request)
+    except st.RequestError as e:
+        return JSONResponse({"error": str(e)}, status_code=400)
+    value = body.get("value")
+    if not isinstance(value, str):
+        return JSONResponse({"error": "send JSON like {\"value\": \"what the search box holds\"}"}, status_code=400)
+    s = session_of(request)
+    with s.lock:
+        s.state["filters"]["searchInputValue"] = value[:MAX_QUERY]
+    return JSONResponse({"ok": True})
+
+
 async def saved_homes(request: Request) -> Response:
     s = session_of(request)
     try:
@@ -228,4 +254,5 @@ ROUTES = [
     Route("/api/tour-requests", tour_request, methods=["POST"]),
     Route("/api/contact-agent", contact_agent, methods=["POST"]),
     Route("/api/saved-homes", saved_homes, methods=["POST"]),
+    Route("/api/search-input", search_input, methods=["POST"]),
 ]

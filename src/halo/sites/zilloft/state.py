@@ -1,7 +1,10 @@
 """Zilloft's state tree and mutations, in the layout REAL's zilloft scripts read.
 
 - ``config.zilloft``: written by ``/config`` (the scripts want ``initialfinaldiff.added.config.zilloft.run_id``);
+- ``router.location.pathname``: the page last rendered (a listing's ``/homedetails/.../<zpid>_zpid/``), as
+  REAL's clones keep their router in the store; task families grade "open the listing" by it;
 - ``filters``: the search box (``searchQuery``) and the price / beds / baths / square-feet / home-type filters;
+  ``searchInputValue`` is what a search box holds as the user types (before submitting), as Omnizon's;
 - ``tourRequests.requestTourList``: ``[{id, createdAt, homeId, requestTourData: {options: [{option, date, time}],
   formValues: {name, email, phone, message, wantFinancingInformation}, shareInfoDetails}}]``;
 - ``tourRequests.contactAgentList``: ``[{id, createdAt, homeId, contactAgentData: {formValues, selectedDate:
@@ -43,8 +46,9 @@ def tour_dates() -> list[dt.date]:
 def seed(task_id: str | None) -> dict[str, Any]:
     return {
         "config": {},
-        "filters": {"searchQuery": "", "minPrice": None, "maxPrice": None, "minBeds": 0, "minBaths": 0,
-                    "minSqft": None, "maxSqft": None, "homeTypes": [], "sort": "homes_for_you"},
+        "router": {"location": {"pathname": "/"}},
+        "filters": {"searchQuery": "", "searchInputValue": "", "minPrice": None, "maxPrice": None, "minBeds": 0,
+                    "minBaths": 0, "minSqft": None, "maxSqft": None, "homeTypes": [], "sort": "homes_for_you"},
         "tourRequests": {"requestTourList": [], "contactAgentList": []},
         "savedHomes": {"homes": []},
     }

@@ -40,6 +40,20 @@
         .catch(function () { alert.textContent = 'Could not reach Zilloft. Try again.'; alert.hidden = false; });
     });
   });
+  // what a search box holds as the user types (filters.searchInputValue), as Omnizon records it: sent at once,
+  // one request at a time (the latest value waits while one is in flight, so the server never ends stale)
+  document.querySelectorAll('input[name="searchQuery"]').forEach(function (box) {
+    var busy = false, again = false;
+    function send() {
+      if (busy) { again = true; return; }
+      busy = true;
+      fetch('/api/search-input', {method: 'POST', headers: {'Content-Type': 'application/json'},
+        body: JSON.stringify({value: box.value}), keepalive: true})
+        .catch(function () {})
+        .then(function () { busy = false; if (again) { again = false; send(); } });
+    }
+    box.addEventListener('input', send);
+  });
   var filters = document.getElementById('filters');
   if (filters) {
     filters.addEventListener('change', function (e) {
