@@ -14,8 +14,16 @@ from halo.errors import ConfigError, HaloError, PolicyError, SiteError
 from halo.rl.grpo import GRPOSettings
 from halo.rl.learner import LoRASettings, OptimSettings
 from halo.rl.rewards import RewardConfig
-from halo.validate import (check_policy_server, check_rl_config, check_runs_dir, check_sites_reachable,
-                           check_training, check_types, load_yaml, resolve_task_refs)
+from halo.validate import (
+    check_policy_server,
+    check_rl_config,
+    check_runs_dir,
+    check_sites_reachable,
+    check_training,
+    check_types,
+    load_yaml,
+    resolve_task_refs,
+)
 
 
 def _free_port() -> int:

@@ -15,7 +15,6 @@ first successful episode. The CLI commands and ``halo.train`` call these:
 from __future__ import annotations
 
 import asyncio
-import dataclasses
 import math
 import os
 import re
@@ -52,7 +51,7 @@ _Loader.add_implicit_resolver(
 
 
 def load_yaml(text: str) -> Any:
-    return yaml.load(text, Loader=_Loader)  # noqa: S506 - a SafeLoader subclass
+    return yaml.load(text, Loader=_Loader)
 
 
 # ---------------------------------------------------------------- types

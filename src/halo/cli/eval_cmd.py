@@ -26,10 +26,11 @@ def print_results(console: Console, result, title: str) -> None:
             t.add_row(key, f"{r.successes}/{n}", f"{r.success_rate:.0%}", str(r.errored),
                       f"{r.steps / n:.1f}" if n else "-", f"{r.valid_actions / n:.0%}" if n else "-")
         console.print(t)
-    if result.errors:
-        console.print(f"[yellow]{len(result.errors)} episode(s) broke[/yellow] (left out of the rates); first: "
-                      f"{result.errors[0]}", highlight=False)
     m = result.metrics()
+    if result.errors:
+        reasons = ", ".join(f"{r} {n}" for r, n in m["errors"].items())
+        console.print(f"[yellow]{len(result.errors)} episode(s) broke[/yellow] ({reasons}; left out of the rates); "
+                      f"first: {result.errors[0]}", highlight=False)
     console.print(f"overall success {m['success_rate']:.1%} over {m['episodes']} episodes "
                   f"({m['errored']} errored) in {m['wall_time']:.0f} s")
 

@@ -22,8 +22,8 @@ import httpx
 
 from halo.env.types import Observation
 from halo.errors import PolicyError
-from halo.policy.base import Completion, DecodingConfig, PolicyBackend
 from halo.policy.action_space import page_schema
+from halo.policy.base import Completion, DecodingConfig, PolicyBackend
 from halo.policy.prompt import Prompt, PromptConfig
 
 log = logging.getLogger(__name__)
