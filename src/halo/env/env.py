@@ -560,6 +560,18 @@ class BrowserEnv:
         obs = dataclasses.replace(obs, last_action_error=error)
         return StepResult(observation=obs, reward=0.0, done=True, truncated=False, info=StepInfo(error=error))
 
+    async def finish_json(self) -> dict[str, Any] | None:
+        """REAL-local's ``/finish`` JSON read through the context's own request client (no page load, the agent's
+        tabs untouched): what a task family's progress reads after each step. None where it cannot be read."""
+        if self.task is None or self._ctx is None or not self.task.local or not self.task.protocol:
+            return None
+        try:
+            resp = await asyncio.wait_for(self._ctx.request.get(f"{self.task.base_url}/finish.json", timeout=5000),
+                                          timeout=6)
+            return await resp.json() if resp.ok else None
+        except Exception:  # progress is shaping: an unreadable state pays nothing, it never fails the step
+            return None
+
     async def state_key(self) -> str | None:
         """A key of the current state: REAL-local's hash of the session's app state, plus the page's URL. Equal keys,
         equal states (GiGPO groups steps by it); None where the site has no such endpoint (REAL's remote sites)."""

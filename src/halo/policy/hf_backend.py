@@ -67,11 +67,12 @@ def training_batch(encoded: Any, completions: Sequence[Sequence[int]], pad_id: i
         mask[i, P:P + len(c)] = True
     mm = torch.zeros_like(ids)
     mm[:, :P] = encoded["mm_token_type_ids"][0]
-    inputs = {"input_ids": ids, "attention_mask": att, "mm_token_type_ids": mm}
+    dev = encoded["input_ids"].device  # the model's (the prompt was encoded onto it)
+    inputs = {"input_ids": ids.to(dev), "attention_mask": att.to(dev), "mm_token_type_ids": mm.to(dev)}
     if "pixel_values" in encoded:
         inputs["pixel_values"] = encoded["pixel_values"].repeat(B, 1)
         inputs["image_grid_thw"] = encoded["image_grid_thw"].repeat(B, 1)
-    return TrainingBatch(inputs=inputs, mask_BT=mask[:, 1:], prompt_len=P)
+    return TrainingBatch(inputs=inputs, mask_BT=mask[:, 1:].to(dev), prompt_len=P)
 
 
 def token_logprobs(model: Any, batch: TrainingBatch, temperature: float = 1.0, completion_mask: Any = None):

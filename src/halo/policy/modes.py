@@ -106,7 +106,7 @@ class ModeConfig(_Strict):
             upd["decoding"] = {**self.decoding, **dec}
         pr = {k: kw.pop(k) for k in ("max_pixels", "min_pixels", "include_axtree", "axtree_max_chars", "history",
                                      "actions", "elements", "text", "text_max_chars", "single_tool", "system", "tree",
-                                     "tree_name_chars") if k in kw}
+                                     "tree_name_chars", "goal_last") if k in kw}
         if pr:
             upd["prompt"] = {**self.prompt, **pr}
         if kw:

@@ -60,6 +60,7 @@ class PromptConfig:
     system: str = "full"  # full: Qwen's tool-calling system prompt; brief: one paragraph naming the actions
     tree: str = "full"  # full: the accessibility tree; controls: one line per element the policy may act on
     tree_name_chars: int = 40  # with tree: controls, each element's name is cut to this many characters
+    goal_last: bool = False  # the goal as the prompt's last line, nearest the reply (small models attend to it)
 
     def __post_init__(self) -> None:
         from halo.policy.action_space import ELEMENT_FILTERS, TEXT_SOURCES
@@ -187,6 +188,8 @@ def user_text(obs: Observation, cfg: PromptConfig) -> str:
             tree = tree[:cfg.axtree_max_chars].rsplit("\n", 1)[0] + "\n... (truncated)"
         lines += ["Accessibility tree (use the [id] with the browser tool):", tree]
     lines.append("What is the next action? Reply with one tool call.")
+    if cfg.goal_last:
+        lines = lines[1:] + [lines[0]]
     return "\n".join(lines)
 
 

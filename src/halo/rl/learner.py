@@ -22,6 +22,8 @@ class LoRASettings:
     alpha: int = 64
     dropout: float = 0.0
     target_modules: tuple[str, ...] = ("q_proj", "k_proj", "v_proj", "o_proj")
+    # modules trained in full beside the adapter and saved with it (PEFT's modules_to_save), e.g. ["lm_head"]
+    modules_to_save: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -93,7 +95,8 @@ class LoRALearner:
                 p.requires_grad = "lora_" in n
         else:
             cfg = LoraConfig(r=self.lora.rank, lora_alpha=self.lora.alpha, lora_dropout=self.lora.dropout,
-                             target_modules=lora_target_regex(self.lora.target_modules), bias="none")
+                             target_modules=lora_target_regex(self.lora.target_modules), bias="none",
+                             modules_to_save=list(self.lora.modules_to_save) or None)
             model = get_peft_model(model, cfg)
             policy.model = model
         self.model = model
@@ -137,15 +140,17 @@ class LoRALearner:
                             gmask[r, :m.shape[0]] = m
                 lp_all = token_logprobs(self.model, batch, self.temperature, gmask)
                 lp = lp_all[:, P - 1:P - 1 + L]
-                lens = torch.tensor([len(it.token_ids) for it in group])
-                mask = (torch.arange(L)[None, :] < lens[:, None]).to(lp.dtype)
+                dev = lp.device
+                lens = torch.tensor([len(it.token_ids) for it in group], device=dev)
+                mask = (torch.arange(L, device=dev)[None, :] < lens[:, None]).to(lp.dtype)
                 old = torch.tensor([list(it.sampler_logprobs[:len(it.token_ids)]) +
-                                    [0.0] * (L - len(it.token_ids)) for it in group], dtype=lp.dtype)
+                                    [0.0] * (L - len(it.token_ids)) for it in group], dtype=lp.dtype, device=dev)
                 ref = None
                 if o.kl_coef > 0:
                     with torch.no_grad(), self.model.disable_adapter():
                         ref = token_logprobs(self.model, batch, self.temperature, gmask)[:, P - 1:P - 1 + L]
-                out = policy_loss(lp, old, torch.tensor([it.advantage for it in group]), mask, clip_eps=o.clip_eps,
+                out = policy_loss(lp, old, torch.tensor([it.advantage for it in group], device=dev), mask,
+                                  clip_eps=o.clip_eps,
                                   loss_type=o.loss_type, max_tokens=max(o.max_tokens, L), ref_logprobs_BT=ref,
                                   kl_coef=o.kl_coef)
                 w = len(group) / n  # the loss is a mean over the group's rows; weigh it by its share of items
