@@ -21,9 +21,21 @@ def test_demo_runs_end_to_end_and_writes_its_report(tiny_model, tmp_path):
     metrics = [json.loads(x) for x in (run / "metrics.jsonl").read_text().splitlines()]
     assert [m["iteration"] for m in metrics] == [0] and metrics[0]["episodes"] % 2 == 0  # groups of 2
     assert metrics[0]["action_validity"] == 1.0  # grammar-constrained: every reply is an action
-    for phase in ("eval_before", "eval_after"):
+    for phase in ("eval_before_train", "eval_after_train"):  # --tasks: evaluated on the tasks it trains on
         assert json.loads((run / phase / "metrics.jsonl").read_text().splitlines()[-1])["episodes"] == 1
     html = (run / "report.html").read_text()
     assert "Evaluation before and after training" in html and "Best episode" in html
     assert (run / "checkpoints" / "latest" / "adapter_model.safetensors").is_file()
-    assert "report:" in r.output
+    assert "report:" in r.output and "train: success" in r.output
+
+
+def test_demo_config_trains_on_a_family_and_evaluates_held_out_instances():
+    from halo.demo import DemoConfig
+    from halo.eval import resolve_tasks
+
+    cfg = DemoConfig.load()
+    urls = {s: "http://127.0.0.1:1" for s in ("gomail", "gocalendar", "omnizon", "zilloft")}
+    train = resolve_tasks(cfg.tasks, "local", urls)
+    held = resolve_tasks(cfg.eval_tasks["held-out"], "local", urls)
+    assert train and all(t.family and t.split == "train" for t in train)
+    assert held and all(t.split == "test" for t in held) and not {t.id for t in held} & {t.id for t in train}

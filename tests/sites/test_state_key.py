@@ -1,0 +1,49 @@
+"""REAL-local's state key (GiGPO's anchor states): equal for equal states, different after any state change, readable
+by the env and never by the agent's pages."""
+
+from __future__ import annotations
+
+import pytest
+from site_helpers import Driver
+
+from halo.env.env import BrowserEnv
+from halo.tasks import get_task
+
+pytestmark = pytest.mark.browser
+
+
+async def test_equal_states_equal_keys_and_every_change_moves_it(sites_pool, site_urls):
+    task = get_task("v2.gomail-1", sites="local", site_urls=site_urls)
+    a, b = BrowserEnv(sites_pool, max_steps=20), BrowserEnv(sites_pool, max_steps=20)
+    try:
+        da, db = Driver(a, await a.reset(task)), Driver(b, await b.reset(task))
+        k0 = await a.state_key()
+        assert k0 is not None and k0 == await b.state_key()  # two sessions, same seed, same page
+        assert await a.state_key() == k0  # reading it changes nothing
+        await da.click("link", "Starred", exact=True)  # navigation only: the URL part moves, the app state does not
+        k_nav = await a.state_key()
+        assert k_nav != k0
+        await db.click("link", "Starred", exact=True)
+        assert await b.state_key() == k_nav
+        await da.click("link", "Inbox")
+        assert await a.state_key() == k0  # back where it started: the same key again
+        await da.click("button", "Not starred")  # star an email: same URL, different app state
+        k_star = await a.state_key()
+        assert k_star not in (k0, k_nav)
+        await da.click("button", "Starred")  # and unstar it: the state is the start's again
+        assert await a.state_key() == k0
+    finally:
+        await a.close()
+        await b.close()
+
+
+async def test_pages_cannot_read_the_key(sites_pool, site_urls):
+    task = get_task("v2.gomail-1", sites="local", site_urls=site_urls)
+    env = BrowserEnv(sites_pool, max_steps=5)
+    try:
+        await env.reset(task)
+        status = await env.page.evaluate(
+            "fetch('/__halo/state_key').then(r => r.status).catch(() => 'blocked')")
+        assert status == "blocked"
+    finally:
+        await env.close()
