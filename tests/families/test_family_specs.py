@@ -69,3 +69,27 @@ def test_grade_and_progress_go_through_the_family():
     assert 0.0 <= progress_of(task, {"differences": {}, "initialfinaldiff": {}}) < 1.0
     broken = grade_family_task(task, {"differences": "not a dict"}, "")  # a grader that raises fails, never crashes
     assert not broken.success
+
+
+def test_families_are_paid_their_progress_not_novelty_or_milestones():
+    from dataclasses import replace
+
+    from halo.env.actions import Click, SendMsgToUser
+    from halo.env.types import Observation
+    from halo.rl.rewards import DenseRewardCalculator, RewardConfig
+
+    task = resolve_family_spec("omnizon.department-0", URLS)[0]
+    real = replace(task, family="", index=-1)
+    o0 = Observation(screenshot=b"", image_format="png", axtree="[1] link 'A'", elements={}, url="http://x/",
+                     goal="g", step=0)
+    o1 = replace(o0, url="http://x/search?q=", axtree="[2] link 'B'", step=1)
+    calc = DenseRewardCalculator(RewardConfig.from_dict(
+        {"milestones": {"omnizon": [{"name": "search_results", "weight": 0.2, "url": "/search"}]}}))
+    calc.set_progress(0.6)  # three of five checks already hold at the start
+    r1 = calc.compute_reward(o0, Click("1"), o1, task, False, False, progress=0.8)
+    assert r1.parts == {"progress": pytest.approx(0.2)}  # no novelty, no per-step bonus, no site milestone
+    r2 = calc.compute_reward(o1, SendMsgToUser("done"), o1, task, True, True, progress=0.8)
+    assert r2.parts == {"success": 1.0}
+    calc.reset()
+    r_real = calc.compute_reward(o0, Click("1"), o1, real, False, False)
+    assert {"valid_action", "new_state", "milestone/search_results"} <= set(r_real.parts)

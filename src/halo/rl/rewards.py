@@ -248,7 +248,9 @@ class DenseRewardCalculator:
         if action is None:
             parts["unparseable"] = sh.unparseable
         else:
-            parts["valid_action"] = sh.valid_action
+            family = bool(getattr(task, "family", ""))
+            if not family:  # a constant per step under a grammar: it pays for long episodes, not for progress
+                parts["valid_action"] = sh.valid_action
             key = (state_key(obs), action.describe())
             self._visits[key] = self._visits.get(key, 0) + 1
             if self._visits[key] >= sh.loop_repeats:
@@ -258,7 +260,8 @@ class DenseRewardCalculator:
             nk = state_key(next_obs)
             if nk not in self._seen_states:
                 self._seen_states.add(nk)
-                parts["new_state"] = sh.new_state
+                if not family:  # families pay their own progress; novelty would pay for wandering instead of ending
+                    parts["new_state"] = sh.new_state
             site = getattr(task, "site", "")
             for m in () if getattr(task, "family", "") else self.config.milestones.get(site, ()):
                 if m.name not in self._paid and m.reached(obs, action, next_obs):
