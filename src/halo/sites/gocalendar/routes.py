@@ -120,6 +120,7 @@ def render_view(request: Request, view: str, d: date) -> Response:
         draft = request.query_params.get("draft", "")[:5000] if error else ""
         snackbar = "" if draft else (error or (bar["message"] if bar.get("open") else ""))
         bar["open"] = False  # shown once; the message stays in the state
+        s.state.setdefault("router", {}).setdefault("location", {})["pathname"] = request.url.path  # view shown
     by_day: dict[date, list] = {day: [] for day in days}
     allday: dict[date, list] = {day: [] for day in days}
     for ov in occs:

@@ -92,6 +92,7 @@ _SEED: dict[str, Any] = {
         "calendars": CALENDARS,
     },
     "ui": {"snackbar": {"message": "", "open": False}},
+    "router": {"location": {"pathname": "/"}},  # the view last shown (REAL's apps keep react-router's in the store)
 }
 
 

@@ -71,6 +71,7 @@ def _page(template: str, request: Request, **ctx: Any) -> HTMLResponse:
     snackbar = error or (bar["message"] if bar.get("open") else "")
     can_undo = bool(snackbar and not error and _UNDO.get(s.sid))
     bar["open"] = False
+    state.setdefault("router", {}).setdefault("location", {})["pathname"] = request.url.path  # what is open now
     body = _env.get_template(template).render(
         user=state["user"], labels=state["settings"]["customLabels"], counts=_counts(state),
         contacts_json=_CONTACTS_JSON, snooze_options=mb.SNOOZE_OPTIONS, snackbar=snackbar, can_undo=can_undo, **ctx)

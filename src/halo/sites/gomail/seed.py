@@ -200,6 +200,7 @@ _SEED: dict[str, Any] = {
     "filter": {"searchData": {"hasWords": "", "from": "", "to": "", "subject": ""}, "searchResults": []},
     "settings": {"customLabels": []},
     "user": dict(USER),
+    "router": {"location": {"pathname": "/"}},  # the page last shown (REAL's apps keep react-router's in the store)
 }
 
 

@@ -1,0 +1,157 @@
+"""Scripted solutions of GoMail's task families (TEST FIXTURES ONLY: never training data), and near misses.
+
+``ORACLES[family](d, params)`` solves any instance through BrowserEnv, finding elements by role and name in the
+current Observation (``d`` is ``tests/sites/site_helpers.py``'s Driver). ``NEAR_MISSES[family](finish, params)``
+turns the /finish JSON of a solved instance into a near-correct one (wrong recipient, wrong email, ...) that its
+grader must refuse. (Named ``family_oracles_*`` so they never shadow ``tests/sites/oracles_*``.)
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from halo.env import actions as A
+from halo.families.gomail import _EMAILS
+
+FOLDER_LINKS = {"starred": "Starred", "snoozed": "Snoozed", "sent": "Sent", "drafts": "Drafts", "all": "All Mail",
+                "spam": "Spam", "trash": "Trash"}
+
+
+def row_name(eid: str) -> str:
+    """The start of an Inbox row link's name: sender, then subject."""
+    e = _EMAILS[eid]
+    return f"{e['name']} {e['subject']}"
+
+
+def star_button(d, eid: str):
+    """The star toggle of an email's row: the button left of its link, on the same line."""
+    link = d.find("link", row_name(eid))
+    ly = link.bbox[1] + link.bbox[3] / 2
+    for el in d.obs.elements.values():
+        if (el.role == "button" and el.name in ("Starred", "Not starred") and el.bbox is not None
+                and abs(el.bbox[1] + el.bbox[3] / 2 - ly) < 10 and el.bbox[0] < link.bbox[0]):
+            return el
+    raise AssertionError(f"no star button in the row of email {eid}")
+
+
+async def folder(d, p):
+    await d.click("link", FOLDER_LINKS[p["folder"]], exact=True)
+
+
+async def open_email(d, p):
+    await d.click("link", row_name(p["id"]))
+
+
+async def star(d, p):
+    await d.step(A.Click(star_button(d, p["id"]).id))
+
+
+async def trash(d, p):
+    await d.click("checkbox", f"Select conversation: {_EMAILS[p['id']]['subject']}", exact=True)
+    await d.click("button", "Delete", exact=True)
+
+
+async def label(d, p):
+    await d.click("button", "Create new label")
+    await d.fill("textbox", "Please enter a new label name:", p["label"])
+    await d.click("button", "Create", exact=True)
+
+
+async def reply(d, p):
+    await d.click("link", row_name(p["id"]))
+    await d.click("button", "Reply", exact=True)
+    await d.fill("textbox", "Message Body", p["message"])
+    await d.click("button", "Send", exact=True)
+
+
+async def send(d, p):
+    await d.click_xy("button", "Compose")
+    await d.fill("textbox", "To recipients", p["name"].split()[0].lower())
+    await d.click("option", p["name"])
+    await d.fill("textbox", "Subject", p["subject"], exact=True)
+    await d.fill("textbox", "Message Body", f"Hi {p['name'].split()[0]},\n{p['body']}\nSam")
+    await d.click("button", "Send", exact=True)
+
+
+ORACLES = {"gomail.folder": folder, "gomail.open": open_email, "gomail.star": star, "gomail.trash": trash,
+           "gomail.label": label, "gomail.reply": reply, "gomail.send": send}
+
+
+# ---------------------------------------------------------------- near misses, played in the browser
+def other_email(eid: str) -> str:
+    """Another email of the Inbox's first page (the row below, or above for the last)."""
+    from halo.families.gomail import PAGE1
+
+    i = PAGE1.index(eid)
+    return PAGE1[i + 1 if i + 1 < len(PAGE1) else i - 1]
+
+
+async def wrong_folder(d, p):
+    names = list(FOLDER_LINKS)
+    await folder(d, {"folder": names[(names.index(p["folder"]) + 1) % len(names)]})
+
+
+async def wrong_star(d, p):
+    await star(d, {"id": other_email(p["id"])})
+
+
+BROWSER_NEAR_MISSES = {"gomail.folder": wrong_folder, "gomail.star": wrong_star,
+                       "gomail.open": lambda d, p: open_email(d, {"id": other_email(p["id"])})}
+
+
+# ---------------------------------------------------------------- near misses, edits of a solved /finish JSON
+def _sent(state: dict[str, Any]) -> dict[str, Any]:
+    return next(e for e in state["differences"]["emails"]["added"] if e.get("sent"))
+
+
+def _set_path(state: dict[str, Any], path: str) -> None:
+    state["initialfinaldiff"].setdefault("updated", {}).setdefault("router", {}).setdefault("location", {})[
+        "pathname"] = path
+
+
+def _also_trash(state: dict[str, Any], eid: str) -> None:
+    state["differences"]["emails"]["updated"].append({"id": eid, "trash": True})
+
+
+def nm_open(s, p):
+    _set_path(s, f"/email/{other_email(p['id'])}")
+
+
+def nm_star(s, p):
+    for u in s["differences"]["emails"]["updated"]:
+        if u["id"] == p["id"]:
+            u["id"] = other_email(p["id"])
+
+
+def nm_trash(s, p):
+    _also_trash(s, other_email(p["id"]))  # a second email deleted too
+
+
+def nm_label(s, p):
+    s["initialfinaldiff"]["added"]["settings"]["customLabels"]["0"]["label"] = p["label"] + "s"
+
+
+def nm_reply(s, p):
+    e = _sent(s)
+    e["to"] = [_EMAILS[other_email(p["id"])]["from"]]
+
+
+def nm_send(s, p):
+    _sent(s)["to"] = [p["to"].replace("@", "2@")]
+
+
+def nm_send_subject(s, p):
+    _sent(s)["subject"] = "Re: " + p["subject"] + " (2)"
+
+
+NEAR_MISSES = {"gomail.folder": lambda s, p: _set_path(s, "/inbox"), "gomail.open": nm_open, "gomail.star": nm_star,
+               "gomail.trash": nm_trash, "gomail.label": nm_label, "gomail.reply": nm_reply,
+               "gomail.send": nm_send}
+EXTRA_NEAR_MISSES = [("gomail.send", nm_send_subject)]
+
+
+def near_miss(state: dict[str, Any], family: str, params: dict[str, Any], fn=None) -> dict[str, Any]:
+    s = copy.deepcopy(state)
+    (fn or NEAR_MISSES[family])(s, params)
+    return s
