@@ -20,7 +20,7 @@ async def test_equal_states_equal_keys_and_every_change_moves_it(sites_pool, sit
         k0 = await a.state_key()
         assert k0 is not None and k0 == await b.state_key()  # two sessions, same seed, same page
         assert await a.state_key() == k0  # reading it changes nothing
-        await da.click("link", "Starred", exact=True)  # navigation only: the URL part moves, the app state does not
+        await da.click("link", "Starred", exact=True)  # navigation: the URL and the recorded page move
         k_nav = await a.state_key()
         assert k_nav != k0
         await db.click("link", "Starred", exact=True)
