@@ -78,31 +78,36 @@ def test_eval_and_training_survive_20_random_kills(tiny_model, tmp_path):
                                "--iterations", "5", "--group-size", "2", "--max-steps", "4", "--checkpoint-every",
                                "2", "--max-error-share", "1", "--save-episodes", "none", "--runs-dir",
                                str(tmp_path), "--run-name", f"train{i}"]))
-    results = []
+    results, failures = [], []
     for i, (kind, args) in enumerate(runs):
         r = _run_under_kills(args, rng, (2.0, 6.0))
         r["kind"] = kind
         results.append(r)
         name = args[args.index("--name") + 1] if kind == "eval" else args[args.index("--run-name") + 1]
         run = tmp_path / name
-        assert not r["hung"], f"{kind} run {i} hung: {r['output'][-3000:]}"
-        assert r["rc"] == 0, f"{kind} run {i} failed: {r['output'][-3000:]}"
-        lines = [json.loads(x) for x in (run / "metrics.jsonl").read_text().splitlines()]
-        if kind == "eval":
-            assert len(list((run / "episodes").glob("*.jsonl"))) == 8  # every episode written
-            assert lines[-1]["episodes"] + lines[-1]["errored"] == 8
-        else:
-            assert [m["iteration"] for m in lines] == [0, 1, 2, 3, 4]
-            assert (run / "checkpoints" / "latest").resolve().name == "iter_000004"
-            assert not list((run / "checkpoints").glob(".tmp-*"))
-        r["errored"] = sum(m.get("errored", 0) for m in lines)
+        try:
+            assert not r["hung"], f"{kind} run {i} hung: {r['output'][-3000:]}"
+            assert r["rc"] == 0, f"{kind} run {i} failed: {r['output'][-3000:]}"
+            lines = [json.loads(x) for x in (run / "metrics.jsonl").read_text().splitlines()]
+            r["errored"] = sum(m.get("errored", 0) for m in lines)
+            if kind == "eval":
+                assert len(list((run / "episodes").glob("*.jsonl"))) == 8  # every episode written
+                assert lines[-1]["episodes"] + lines[-1]["errored"] == 8
+            else:
+                assert [m["iteration"] for m in lines] == [0, 1, 2, 3, 4]
+                assert (run / "checkpoints" / "latest").resolve().name == "iter_000004"
+                assert not list((run / "checkpoints").glob(".tmp-*"))
+        except AssertionError as e:
+            failures.append(str(e))
     kills = [k for r in results for k in r["kills"]]
-    summary = {"runs": len(results), "kills_survived": len(kills), "by_kind": dict(Counter(kills)),
+    ok = [k for r in results if r["rc"] == 0 and not r["hung"] for k in r["kills"]]
+    summary = {"runs": len(results), "kills": len(kills), "kills_survived": len(ok), "by_kind": dict(Counter(kills)),
                "hangs": sum(r["hung"] for r in results),
-               "per_run": [{k: r[k] for k in ("kind", "rc", "wall_s", "errored")} | {"kills": len(r["kills"])}
+               "per_run": [{k: r.get(k) for k in ("kind", "rc", "wall_s", "errored")} | {"kills": len(r["kills"])}
                            for r in results]}
     print("\nCHAOS SUMMARY " + json.dumps(summary))
-    assert summary["hangs"] == 0 and len(kills) >= 20, summary
+    assert not failures, failures
+    assert summary["hangs"] == 0 and len(ok) >= 20, summary
 
 
 async def test_default_budget_fails_a_step_against_a_never_answering_server_in_about_a_minute():
@@ -116,7 +121,7 @@ async def test_default_budget_fails_a_step_against_a_never_answering_server_in_a
     try:
         pol = OpenAIPolicy(ServerConfig(base_url=server.url, model="chaos-model"))
         t0 = time.perf_counter()
-        with pytest.raises(PolicyError, match="no answer within 30 s"):
+        with pytest.raises(PolicyError, match="no answer within"):
             await pol.sample_single(make_obs())
         dt = time.perf_counter() - t0
         print(f"\nNEVER-ANSWERING SERVER: a step failed after {dt:.1f} s ({server.requests} requests)")

@@ -35,6 +35,7 @@ DEBIAN_SHELL = "/usr/lib/chromium/chromium-headless-shell"
 FIX = "run `make browser`, or set HALO_CHROMIUM=/path/to/chromium"
 BROWSER_CALL_TIMEOUT_S = 15.0  # new_context, browser.close(): Chromium answers these in milliseconds when healthy
 LAUNCH_TIMEOUT_S = 60.0
+LAUNCH_TRIES = 4
 
 
 def _playwright_browsers_dir() -> Path:
@@ -144,13 +145,20 @@ class BrowserPool:
         if exe:
             kw["executable_path"] = exe
         kw["timeout"] = LAUNCH_TIMEOUT_S * 1000
-        try:
-            browser = await asyncio.wait_for(self._pw.chromium.launch(**kw), LAUNCH_TIMEOUT_S + 5)
-        except TimeoutError:
-            self._kill_tree()
-            raise BrowserError(f"Chromium did not start within {LAUNCH_TIMEOUT_S:.0f} s ({desc}); {FIX}") from None
-        except Exception as e:
-            raise BrowserError(f"Chromium failed to launch ({desc}): {str(e).splitlines()[0]}; {FIX}") from e
+        for attempt in range(1, LAUNCH_TRIES + 1):  # a launch can die under us (OOM killer, a stray kill): retry
+            try:
+                browser = await asyncio.wait_for(self._pw.chromium.launch(**kw), LAUNCH_TIMEOUT_S + 5)
+                break
+            except TimeoutError:
+                self._kill_tree()
+                error = f"Chromium did not start within {LAUNCH_TIMEOUT_S:.0f} s ({desc}); {FIX}"
+            except Exception as e:
+                self._kill_tree()
+                error = f"Chromium failed to launch ({desc}): {str(e).splitlines()[0]}; {FIX}"
+            if attempt == LAUNCH_TRIES:
+                raise BrowserError(error + f" ({LAUNCH_TRIES} tries)")
+            log.warning("%s; trying again", error)
+            await asyncio.sleep(0.5 * attempt)
         self.description = f"{desc}, version {browser.version}"
         self.launches += 1
         log.info("browser launched: %s", self.description)
