@@ -182,8 +182,12 @@ def test_constrained_samples_train_on_the_distribution_actually_sampled(tiny_mod
     from halo.policy.prompt import PromptConfig
 
     torch.set_num_threads(1)
-    p = HFPolicy(tiny_model, decoding=DecodingConfig(temperature=1.0, max_tokens=48, constrained=True, seed=3),
-                 prompt=PromptConfig(max_pixels=4096 * 4, min_pixels=4096))
+    # the tiny mode's bounded interface (no reply can be cut off) with forced text emitted (jump_forward)
+    p = HFPolicy(tiny_model, decoding=DecodingConfig(temperature=1.0, max_tokens=128, constrained=True, seed=3,
+                                                     jump_forward=True),
+                 prompt=PromptConfig(max_pixels=4096 * 4, min_pixels=4096, actions=("click", "go_back",
+                                     "send_msg_to_user"), elements="visible", text="goal", text_max_chars=24,
+                                     single_tool=True))
     obs = _obs()
     prompt = p.build_prompt(obs)
     (s,) = asyncio.run(p.sample_prompt(prompt, obs, 1, 1.0))

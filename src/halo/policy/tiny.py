@@ -145,9 +145,10 @@ def build_model(tokenizer, seed: int = 0, hidden: int = HIDDEN):
     model = Qwen3VLForConditionalGeneration(cfg).eval()
     # transformers' init (std 0.02) leaves a 64-wide model's logits within about +-1 whatever its hidden state:
     # with a frozen head, no adapter could make any reply more than ~2x likelier than another. A head of std
-    # 1/sqrt(hidden) (the usual fan-in init) gives logits of unit scale, which LoRA on the layers can steer.
+    # 0.5/sqrt(hidden) gives logits of std ~0.5: LoRA on the layers can steer them over several units, and the
+    # random policy's first choices stay near uniform (at 1/sqrt(hidden), one seed ended half its episodes at once).
     with torch.no_grad():
-        model.lm_head.weight.normal_(0.0, hidden ** -0.5)
+        model.lm_head.weight.normal_(0.0, 0.5 * hidden ** -0.5)
     gc = model.generation_config
     gc.eos_token_id = [ids["<|im_end|>"], ids["<|endoftext|>"]]
     gc.pad_token_id = gc.bos_token_id = ids["<|endoftext|>"]

@@ -112,13 +112,13 @@ class LocalTokenCompleter(TokenCompleter):
         import xgrammar as xgr
 
         from halo.policy.grammar import action_json_schema, compile_tool_call_grammar
-        from halo.policy.hf_backend import _CopyingProcessor
+        from halo.policy.hf_backend import _GrammarProcessor
 
         if self._grammar is None:
             vocab = self.model.get_output_embeddings().weight.shape[0]
             self._grammar = compile_tool_call_grammar(self.tokenizer, action_json_schema(include_elements=False),
                                                       vocab_size=vocab)
-        return [_CopyingProcessor(xgr.contrib.hf.LogitsProcessor(self._grammar))]
+        return [_GrammarProcessor(xgr.contrib.hf.LogitsProcessor(self._grammar), None)]
 
     def _sample(self, model_input: tinker.ModelInput, stop_ids: list[int], limit: int) -> TokensWithLogprobs:
         import torch
