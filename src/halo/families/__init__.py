@@ -17,8 +17,22 @@ from typing import Any
 from halo.errors import ConfigError, TaskNotFoundError
 from halo.families.base import FAMILIES, Check, Family, Finish, Instance, register, split_of
 
-__all__ = ["FAMILIES", "Check", "Family", "Finish", "Instance", "register", "split_of", "all_families",
-           "get_family", "is_family_spec", "resolve_family_spec", "family_task", "grade_family_task", "progress_of"]
+__all__ = [
+    "FAMILIES",
+    "Check",
+    "Family",
+    "Finish",
+    "Instance",
+    "all_families",
+    "family_task",
+    "get_family",
+    "grade_family_task",
+    "is_family_spec",
+    "progress_of",
+    "register",
+    "resolve_family_spec",
+    "split_of",
+]
 
 _SPEC = re.compile(r"^(?P<fam>families|[a-z]+\.(?:\*|[a-z0-9_]+))(?:@(?P<split>train|test|all))?(?::(?P<n>\d+))?$")
 _ONE = re.compile(r"^(?P<fam>[a-z]+\.[a-z0-9_]+)-(?P<i>\d+)$")

@@ -8,8 +8,8 @@ logits (``generate(output_logits=True)``) and a teacher-forced forward (``token_
 from __future__ import annotations
 
 import asyncio
-import json
 import dataclasses
+import json
 import os
 import threading
 from dataclasses import dataclass
@@ -226,7 +226,7 @@ class HFPolicy(PolicyBackend):
                     self._pending.remove(r)
             try:
                 outs = await asyncio.to_thread(self._complete_batch_sync, [(p, o, n) for p, o, n, _, _ in batch], t)
-            except Exception as e:  # every waiting episode gets the error, none waits forever
+            except Exception as e:  # noqa: BLE001 - every waiting episode gets the error, none waits forever
                 for *_, fut in batch:
                     if not fut.done():
                         fut.set_exception(e)
