@@ -27,6 +27,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from halo.env import actions as A
+from halo.env.branch import RESTORE_METHODS, RestoreDiverged, Snapshot, same_page
 from halo.env.browser import BROWSER_CALL_TIMEOUT_S, BrowserPool, BrowserStuck
 from halo.env.executor import ActionFailed, Executor, short_error
 from halo.env.observe import js, snapshot
@@ -76,7 +77,8 @@ class BrowserEnv:
 
     def __init__(self, pool: BrowserPool, *, max_steps: int = 70, image_format: str = "jpeg", jpeg_quality: int = 80,
                  block_offsite: bool | None = None, action_timeout_ms: int = 5000, run_id: str = "0",
-                 episode_timeout_s: float | None = EPISODE_TIMEOUT_S, nav_timeout_ms: int = RESET_TIMEOUT_MS):
+                 episode_timeout_s: float | None = EPISODE_TIMEOUT_S, nav_timeout_ms: int = RESET_TIMEOUT_MS,
+                 branchable: bool = False):
         if image_format not in ("jpeg", "png"):
             raise ConfigError(f"image_format must be 'jpeg' or 'png', got {image_format!r}")
         if not 1 <= int(jpeg_quality) <= 100:
@@ -98,6 +100,9 @@ class BrowserEnv:
         self.run_id = str(run_id)
         self.episode_timeout_s = episode_timeout_s  # run_episode bounds the whole episode (the policy too) by it
         self.nav_timeout_ms = nav_timeout_ms  # a page load of reset or /finish
+        # REAL-local: keep the site's copy of the state each document was rendered from (one request per page
+        # load), so that snapshot() can restore page-only UI state exactly (halo.env.branch)
+        self.branchable = branchable
         self.task: Any = None
         self.reset_timings: dict[str, float] = {}
         self._ctx: Any = None
@@ -119,6 +124,14 @@ class BrowserEnv:
         self._popup_arrived = asyncio.Event()
         self._last_obs: Observation | None = None
         self._deadline: float | None = None  # time.monotonic() past which the episode is over
+        # what snapshot() records: every action since reset, those on the current document, where it began
+        self._actions: list[Any] = []
+        self._since_nav: list[A.Action] = []
+        self._obs_doc = -1.0  # the identity of the document last observed (observe.js: performance.timeOrigin)
+        self._doc_url, self._doc_start_id = "", 1
+        self._doc_sid: str | None = None  # the site's copy of the state the current document was rendered from
+        self.restore_timings: dict[str, Any] = {}
+        self._session_cookie = ""
 
     # ---------------------------------------------------------------- lifecycle
     async def reset(self, task: Any) -> Observation:
@@ -178,12 +191,33 @@ class BrowserEnv:
 
     async def _reset(self, task: Any) -> Observation:
         t0 = time.perf_counter()
+        await self._open_context(task)
+        t1 = time.perf_counter()
+        if task.protocol:
+            await self._real_setup(task)
+        t2 = time.perf_counter()
+        resp = await self._goto(self._page, task.base_url)
+        if resp is not None and resp.status >= 400:
+            raise SiteError(f"{task.base_url} answered HTTP {resp.status}; check the URL (is the site running?)")
+        await self._make_executor(task)
+        t3 = time.perf_counter()
+        obs, timings = await self._observe(None)
+        self.reset_timings = {"context": t1 - t0, "protocol": t2 - t1, "goto": t3 - t2, **timings,
+                              "total": time.perf_counter() - t0}
+        return obs
+
+    async def _open_context(self, task: Any) -> None:
+        """A fresh context and main page for ``task``, with HALO's routes, instrumentation and CDP events."""
         await self._close_context()
         self.task = task
         self._step, self._next_id, self._done, self._crashed = 0, 1, False, False
         self._history.clear()
         self._blocked.clear()
         self._popups.clear()
+        self._actions.clear()
+        self._since_nav.clear()
+        self._obs_doc = -1.0
+        self._doc_sid = None
         self._last_obs = None
         ctx = self._ctx = await self.pool.new_context()
         await self._call(ctx.route(INTERNAL_PATH, self._on_internal), "route")  # the agent's pages never read them
@@ -204,22 +238,18 @@ class BrowserEnv:
         self._cdp.on("Page.frameStoppedLoading", lambda _e: self._loaded.set())
         self._cdp.on("Page.windowOpen", lambda _e: self._popup_expected.set())
         await self._call(self._cdp.send("Page.enable"), "CDP Page.enable")
-        t1 = time.perf_counter()
-        if task.protocol:
-            await self._real_setup(task)
-        t2 = time.perf_counter()
-        resp = await self._goto(page, task.base_url)
-        if resp is not None and resp.status >= 400:
-            raise SiteError(f"{task.base_url} answered HTTP {resp.status}; check the URL (is the site running?)")
-        first = (await self._call(self._cdp.send("Page.getNavigationHistory"), "CDP Page.getNavigationHistory")
-                 )["currentIndex"]
-        self._ex = Executor(page, timeout_ms=self.action_timeout_ms, viewport=VIEWPORT,
-                            allowed_origin=origin if block else None, cdp=self._cdp, first_history_index=first)
-        t3 = time.perf_counter()
-        obs, timings = await self._observe(None)
-        self.reset_timings = {"context": t1 - t0, "protocol": t2 - t1, "goto": t3 - t2, **timings,
-                              "total": time.perf_counter() - t0}
-        return obs
+
+    async def _make_executor(self, task: Any, first: int | None = None) -> None:
+        """The action executor on the main page; ``go_back`` never leaves history entry ``first`` (default: the
+        current one)."""
+        if first is None:
+            first = (await self._call(self._cdp.send("Page.getNavigationHistory"), "CDP Page.getNavigationHistory")
+                     )["currentIndex"]
+        block = task.local if self.block_offsite is None else self.block_offsite
+        origin = origin_of(task.base_url)
+        self._ex = Executor(self._page, timeout_ms=self.action_timeout_ms, viewport=VIEWPORT,
+                            allowed_origin=origin if block else None, cdp=self._cdp,
+                            first_history_index=first)
 
     async def _real_setup(self, task: Any) -> None:
         """agisdk's ``AbstractWebCloneTask.setup``: background tab /config, then /finish; main tab to the front."""
@@ -268,6 +298,136 @@ class BrowserEnv:
     def _forget_context(self) -> Any:
         ctx, self._ctx, self._page, self._bg, self._cdp, self._ex = self._ctx, None, None, None, None, None
         return ctx
+
+    # ---------------------------------------------------------------- branching (MCTS): snapshot and restore
+    async def snapshot(self) -> Snapshot:
+        """The episode's current state, restorable any number of times by ``restore`` (halo.env.branch). On
+        REAL-local the site keeps a frozen copy of the session's state (one request, no page load); after actions
+        on the current page, only a ``branchable`` env has the copy to replay them on (else restore replays)."""
+        if self.task is None or self._ctx is None or self._last_obs is None or self._ex is None:
+            raise ConfigError("snapshot() needs an episode; call reset(task) first")
+        if self._done:
+            raise ConfigError("snapshot() of an episode that is over: there is nothing left to explore from it")
+        t0 = time.perf_counter()
+        sid = None
+        if self.task.local and self.task.protocol:
+            # the state the page was rendered from, where actions on the page since must be replayed on it
+            sid = self._doc_sid if self._since_nav else await self._fork(None)
+        hist = await self._call(self._cdp.send("Page.getNavigationHistory"), "CDP Page.getNavigationHistory")
+        first = self._ex.first_history_index or 0
+        urls = tuple(e["url"] for e in hist["entries"][first:hist["currentIndex"] + 1])
+        key = await self.state_key()
+        return Snapshot(task=self.task, obs=self._last_obs, step=self._step, actions=tuple(self._actions),
+                        since_nav=tuple(self._since_nav), history=tuple(self._history), doc_url=self._doc_url,
+                        doc_start_id=self._doc_start_id, history_urls=urls, sid=sid, state_key=key,
+                        timings={"snapshot": time.perf_counter() - t0})
+
+    async def restore(self, snap: Snapshot, method: str = "auto") -> Observation:
+        """Return to ``snap`` in a fresh context; its observation (the same element ids) is returned.
+
+        ``fork`` (REAL-local): the site's copy of the state, the page's document reopened, the actions on it
+        replayed, then checked against the snapshot; ``replay``: reset and every action again. ``auto``: fork where
+        the snapshot has one, falling back to replay if the fork is gone or does not match."""
+        if method not in RESTORE_METHODS:
+            raise ConfigError(f"restore method must be one of {RESTORE_METHODS}, got {method!r}")
+        t0 = time.perf_counter()
+        why = None
+        if method != "replay" and snap.forkable:
+            self._deadline = time.monotonic() + self.episode_timeout_s if self.episode_timeout_s else None
+            generation = self.pool.generation
+            try:
+                obs = await asyncio.wait_for(self._restore_fork(snap), self._reset_limit() +
+                                             len(snap.since_nav) * self._step_limit(A.Wait(0)))
+                self.restore_timings = {"method": "fork", "total": time.perf_counter() - t0}
+                return obs
+            except (BrowserStuck, TimeoutError) as e:
+                why = str(e) or "restore did not finish in time"
+                self._forget_context()
+                await self.pool.restart(generation, why)
+            except (SiteError, BrowserError) as e:
+                why = str(e)
+                await self._close_context()
+            if method == "fork":
+                raise RestoreDiverged(f"restore of {snap.task.id} at step {snap.step} by fork failed: {why}")
+            log.info("restore by fork failed (%s); replaying %d actions", why, len(snap.actions))
+        elif method == "fork":
+            raise ConfigError(f"snapshot of {snap.task.id} has no fork (REAL-local sites only); use replay")
+        obs = await self._restore_replay(snap)
+        self.restore_timings = {"method": "replay", "total": time.perf_counter() - t0, "fork_failed": why}
+        return obs
+
+    async def _fork(self, sid: str | None) -> str:
+        """The site's copy of a session (``sid``, or this context's own) under a new id."""
+        url = f"{self.task.base_url}/__halo/fork" + (f"?sid={sid}" if sid else "")
+        try:
+            resp = await asyncio.wait_for(self._ctx.request.get(url, timeout=5000), timeout=6)
+            body = await resp.json()
+        except Exception as e:
+            raise SiteError(f"{url}: {short_error(e)}") from e
+        if not resp.ok:
+            raise SiteError(f"{url} answered HTTP {resp.status}: {body.get('error')}")
+        self._session_cookie = body["cookie"]
+        return body["sid"]
+
+    async def _use_session(self, sid: str) -> None:
+        await self._call(self._ctx.add_cookies([{"name": self._session_cookie, "value": sid,
+                                                 "url": self.task.base_url, "httpOnly": True,
+                                                 "sameSite": "Lax"}]), "add_cookies")
+
+    async def _restore_fork(self, snap: Snapshot) -> Observation:
+        task = snap.task
+        await self._open_context(task)
+        if snap.doc_url in ("", "about:blank"):
+            raise RestoreDiverged("the snapshot's page has no document to reopen")
+        own = await self._fork(snap.sid)
+        urls = [u for i, u in enumerate(snap.history_urls[:-1]) if i == 0 or u != snap.history_urls[i - 1]]
+        if urls:  # rebuild the tab's history (go_back must work as it did) on a scratch copy of the state
+            await self._use_session(await self._fork(snap.sid))
+            for u in urls:
+                await self._goto(self._page, u)
+        await self._use_session(own)
+        resp = await self._goto(self._page, snap.doc_url)
+        if resp is not None and resp.status >= 400:
+            raise SiteError(f"{snap.doc_url} answered HTTP {resp.status}")
+        hist = await self._call(self._cdp.send("Page.getNavigationHistory"), "CDP Page.getNavigationHistory")
+        await self._make_executor(task, first=hist["currentIndex"] - len(urls))
+        self._next_id = snap.doc_start_id
+        obs, _ = await self._observe(None)
+        doc = self._obs_doc
+        self._step = snap.step - len(snap.since_nav)
+        for a in snap.since_nav:  # UI state that lives only in the page: the same actions on the same document
+            res = await self._step_bounded(a, StepInfo(), time.perf_counter())
+            if res.info.errored or res.done or self._obs_doc != doc:
+                raise RestoreDiverged(f"replaying {a.describe()} on {snap.doc_url} "
+                                      f"{'left the page' if self._obs_doc != doc else res.info.error}")
+            obs = res.observation
+        self._actions[:] = list(snap.actions)
+        self._since_nav[:] = list(snap.since_nav)
+        self._history.clear()
+        self._history.extend(snap.history)
+        self._step = snap.step
+        obs = dataclasses.replace(obs, step=snap.step, last_actions=snap.history,
+                                  last_action_error=snap.obs.last_action_error)
+        self._last_obs = obs
+        differs = same_page(snap.obs, obs)
+        if differs is None and snap.state_key is not None and await self.state_key() != snap.state_key:
+            differs = "the site's state key differs"
+        if differs:
+            raise RestoreDiverged(f"restored page of {task.id} at step {snap.step} differs: {differs}")
+        return obs
+
+    async def _restore_replay(self, snap: Snapshot) -> Observation:
+        obs = await self.reset(snap.task)
+        for i, a in enumerate(snap.actions):
+            res = await self.step(a)
+            if res.info.errored or res.done:
+                raise RestoreDiverged(f"replay of {snap.task.id} ended at action {i + 1} of {len(snap.actions)}: "
+                                      f"{res.info.error or 'the episode ended'}")
+            obs = res.observation
+        if (differs := same_page(snap.obs, obs)) is not None:
+            log.warning("replay of %s to step %d: %s (the site is not deterministic here)", snap.task.id,
+                        snap.step, differs)
+        return obs
 
     # ---------------------------------------------------------------- browser events
     def _on_crash(self, _page: Any) -> None:
@@ -347,6 +507,8 @@ class BrowserEnv:
         elif not isinstance(action, A.Action):
             info.error = f"expected an Action or its dict, got {type(action).__name__}"
         self._step += 1
+        self._actions.append(action)
+        doc_before = self._obs_doc
         if isinstance(action, A.Action):
             self._history.append(action.describe())
             if self._page is None or self._dead():
@@ -373,6 +535,8 @@ class BrowserEnv:
             info.timings["settle"] = info.timings.get("settle", 0.0) + time.perf_counter() - t2
         info.timings.update(obs_t)
         info.timings["observe"] = time.perf_counter() - t1
+        if isinstance(action, A.Action) and self._obs_doc == doc_before:  # it acted on the document shown
+            self._since_nav.append(action)
         reward, done = 0.0, False
         if isinstance(action, A.Action) and action.terminal:
             done = True
@@ -464,6 +628,7 @@ class BrowserEnv:
 
     async def _observe(self, error: str | None) -> tuple[Observation, dict[str, float]]:
         page = self._page
+        start_id = self._next_id
         for attempt in (1, 2, 3):
             try:
                 snap = await asyncio.wait_for(
@@ -482,6 +647,13 @@ class BrowserEnv:
                 log.debug("observe retry after %s", short_error(e))
                 await self._wait_loaded()
         self._next_id = snap.tree.next_id
+        if snap.tree.doc != self._obs_doc:  # the first read of a new document: restore() reopens it from here
+            self._obs_doc, self._doc_url, self._doc_start_id = snap.tree.doc, snap.url, start_id
+            self._since_nav.clear()
+            self._doc_sid = None
+            if self.branchable and self.task.local and self.task.protocol:
+                with contextlib.suppress(HaloError):  # no copy: snapshots of this page restore by replay
+                    self._doc_sid = await self._fork(None)
         obs = Observation(screenshot=snap.screenshot, image_format=self.image_format, axtree=snap.tree.text,
                           elements=snap.tree.elements, url=snap.url, goal=self.task.goal, step=self._step,
                           last_actions=tuple(self._history), last_action_error=error, viewport=VIEWPORT,

@@ -38,6 +38,7 @@ class AXTree:
     next_id: int  # first id not yet given out in this episode
     title: str = ""
     navigating: bool = False  # the page is being replaced: wait for the new document and read again
+    doc: float = 0.0  # the document's identity (performance.timeOrigin): a new one after each navigation
 
 
 def _elements(rows: list[list[Any]]) -> dict[str, Element]:
@@ -55,7 +56,8 @@ async def read_axtree(page: Any, start_id: int = 1, settle_ms: int = SETTLE_MS) 
         "requestWaitMs": REQUEST_WAIT_MS}))
     if r.get("navigating"):
         return AXTree(text="", elements={}, next_id=start_id, navigating=True)
-    return AXTree(text=r["text"], elements=_elements(r["els"]), next_id=int(r["next"]), title=r.get("title", ""))
+    return AXTree(text=r["text"], elements=_elements(r["els"]), next_id=int(r["next"]), title=r.get("title", ""),
+                  doc=float(r.get("doc") or 0.0))
 
 
 async def screenshot(page: Any, image_format: str = "jpeg", quality: int = 80, cdp: Any = None) -> bytes:

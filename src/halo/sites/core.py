@@ -7,7 +7,9 @@ REAL's ``differences`` block, and its own Starlette routes. ``build_app(spec)`` 
 - ``GET /config?run_id=..&task_id=..&latency=..`` starts a fresh state for that task in the calling session
   (a new session cookie, so a stale tab cannot write into it);
 - ``GET /finish`` renders ``{"config", "differences", "initialfinaldiff"}`` as JSON inside ``<pre>``;
-- ``GET|POST /submit`` records the agent's answer.
+- ``GET|POST /submit`` records the agent's answer;
+- ``/__halo/state_key`` (a hash of the session's state) and ``/__halo/fork`` (a copy of a session under a new id,
+  for BrowserEnv's snapshot/restore) are HALO's own: only the env's request client reaches them, never its pages.
 
 Sessions live in memory, keyed by a per-site cookie. Browser contexts do not share cookies, so concurrent
 episodes never see each other's state. A request without a session gets a fresh default one. Request bodies
@@ -158,6 +160,19 @@ class SessionStore:
                 self._sessions.popitem(last=False)
         return s
 
+    def fork(self, src: Session) -> Session:
+        """A new session holding a copy of ``src``'s state (BrowserEnv's snapshot/restore): the seed (never
+        written after creation) is shared, the state and answers are copied."""
+        with src.lock:
+            state, submitted = copy.deepcopy(src.state), list(src.submitted)
+        s = Session(sid=secrets.token_hex(12), task_id=src.task_id, run_id=src.run_id, latency=src.latency,
+                    initial=src.initial, state=state, submitted=submitted)
+        with self._lock:
+            self._sessions[s.sid] = s
+            while len(self._sessions) > self.max_sessions:
+                self._sessions.popitem(last=False)
+        return s
+
     def get(self, sid: str | None) -> Session | None:
         with self._lock:
             s = self._sessions.get(sid or "")
@@ -240,8 +255,18 @@ def build_app(spec: SiteSpec) -> Starlette:
             blob = json.dumps(s.state, sort_keys=True, default=str)
         return JSONResponse({"key": hashlib.sha1(blob.encode()).hexdigest()[:16]})
 
+    async def fork(request: Request) -> Response:
+        """A copy of a session's state under a new session id (BrowserEnv.snapshot/restore): of ``?sid=`` if given,
+        else of the caller's. Like the state key, only the env's own request client can reach it."""
+        sid = request.query_params.get("sid")
+        src = store.get(sid) if sid else store.get(request.cookies.get(store.cookie))
+        if src is None:
+            return JSONResponse({"error": f"no session {sid or '(cookie)'}: it was never made or was dropped "
+                                          f"(at most {store.max_sessions} per site)"}, status_code=404)
+        return JSONResponse({"sid": store.fork(src).sid, "cookie": store.cookie})
+
     routes: list[BaseRoute] = [
-        Route("/__halo/state_key", state_key),
+        Route("/__halo/state_key", state_key), Route("/__halo/fork", fork),
         Route("/config", config), Route("/finish", finish), Route("/finish.json", finish_json),
         Route("/submit", submit, methods=["GET", "POST"]), *spec.routes,
     ]
@@ -249,7 +274,7 @@ def build_app(spec: SiteSpec) -> Starlette:
         routes.append(Mount("/static", StaticFiles(directory=spec.static_dir), name="static"))
 
     async def attach_session(request: Request, call_next):
-        if request.url.path == "/config":
+        if request.url.path in ("/config", "/__halo/fork"):  # each makes its own session
             return await call_next(request)
         s = store.get(request.cookies.get(store.cookie))
         fresh = s is None

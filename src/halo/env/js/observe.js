@@ -201,5 +201,6 @@ async ({start, maxName, maxText, maxLines, settleMs, requestWaitMs}) => {
   window.__haloNext = next;
   window.__haloObservedAt = performance.now();
   // One string: Playwright's value serialisation costs ~1 ms per hundred values; JSON is nearly free.
-  return JSON.stringify({ text: lines.join('\n'), els, next, title: document.title });
+  // timeOrigin: this document's identity (a new one after every navigation; BrowserEnv.snapshot keys on it)
+  return JSON.stringify({ text: lines.join('\n'), els, next, title: document.title, doc: performance.timeOrigin });
 }
