@@ -1,5 +1,8 @@
 """One rollout function for every consumer (GRPO, evaluation, MCTS, Tinker): run an episode, record each step.
 
+MCTS runs its simulations with the same function from a restored state (``start``: an env snapshot and the reward
+calculator as it was there) and takes single steps with ``act``, the body of every step here.
+
 An episode that breaks (browser crash, site down) is kept as data with ``errored=True`` and is left out of training
 and success rates; the env is reset for the next one. Training never uses recovery heuristics: the policy's own
 mistakes must reach the gradient.
@@ -8,6 +11,7 @@ mistakes must reach the gradient.
 from __future__ import annotations
 
 import asyncio
+import copy
 import time
 import uuid
 from dataclasses import dataclass, field
@@ -60,10 +64,36 @@ class Episode:
         return sum(s.parsed for s in self.steps) / len(self.steps) if self.steps else 0.0
 
 
+@dataclass(frozen=True)
+class Start:
+    """Where an episode starts when it does not start from reset: an env snapshot (``BrowserEnv.snapshot``) and the
+    dense reward's state there (milestones paid, states seen, progress). Steps are numbered on from the snapshot's,
+    and ``max_steps`` counts the steps before it too."""
+
+    snapshot: Any
+    rewards: DenseRewardCalculator
+    here: bool = False  # the env is at the snapshot's state already (it just took it): no restore
+
+
+@dataclass
+class Outcome:
+    """What one step did: the recorded step, the next observation, and how the episode stands."""
+
+    step: Step
+    obs: Observation
+    done: bool = False
+    truncated: bool = False
+    success: bool = False
+    real_reward: float = 0.0
+    graded: bool = False
+    errored: str | None = None
+
+
 async def run_episode(env: Any, policy: PolicyBackend, task: Any, *, reward_config: RewardConfig | None = None,
                       temperature: float | None = None, max_steps: int | None = None,
-                      on_step: Callable[[Step], None] | None = None) -> Episode:
-    """Reset ``env`` on ``task`` and let ``policy`` act until a terminal action, ``max_steps`` or an error.
+                      on_step: Callable[[Step], None] | None = None, start: Start | None = None) -> Episode:
+    """Reset ``env`` on ``task`` (or restore ``start``) and let ``policy`` act until a terminal action,
+    ``max_steps`` or an error.
 
     An unparseable reply is not executed: the env does not move, the step is recorded with its parse error and
     the ``unparseable`` penalty, and it counts towards ``max_steps`` (else a babbling policy would never end).
@@ -74,7 +104,7 @@ async def run_episode(env: Any, policy: PolicyBackend, task: Any, *, reward_conf
     t0 = time.perf_counter()
     try:
         return await asyncio.wait_for(_run_episode(ep, env, policy, task, reward_config, temperature, max_steps,
-                                                   on_step), limit_s + 5 if limit_s else None)
+                                                   on_step, start), limit_s + 5 if limit_s else None)
     except TimeoutError:  # the env's own deadline (checked at each step) usually ends the episode first
         from halo.env.env import episode_deadline_error
 
@@ -85,48 +115,37 @@ async def run_episode(env: Any, policy: PolicyBackend, task: Any, *, reward_conf
 
 async def _run_episode(ep: Episode, env: Any, policy: PolicyBackend, task: Any, reward_config: RewardConfig | None,
                        temperature: float | None, max_steps: int | None,
-                       on_step: Callable[[Step], None] | None) -> Episode:
-    rewards = DenseRewardCalculator(reward_config)
+                       on_step: Callable[[Step], None] | None, start: Start | None = None) -> Episode:
     t0 = time.perf_counter()
     limit = max_steps if max_steps is not None else getattr(env, "max_steps", 70)
+    first = 0
     try:
-        obs = await env.reset(task)
-        rewards.set_progress(await _progress(env, task))  # the potential of the start state: only changes pay
-        state_key = getattr(env, "state_key", None)
-        for i in range(limit):
-            key = await state_key() if state_key is not None else None
+        if start is None:
+            rewards = DenseRewardCalculator(reward_config)
+            obs = await env.reset(task)
+            rewards.set_progress(await _progress(env, task))  # the potential of the start state: only changes pay
+        else:
+            rewards = copy.deepcopy(start.rewards)
+            obs = start.snapshot.obs if start.here else await env.restore(start.snapshot)
+            first = start.snapshot.step
+        for i in range(first, limit):
+            key = await env.state_key() if hasattr(env, "state_key") else None
             t_s = time.perf_counter()
             prompt = policy.build_prompt(obs)
             sample = (await policy.sample_prompt(prompt, obs, 1, temperature))[0]
-            t_p = time.perf_counter() - t_s
-            if sample.action is None:
-                parse_error = f"unparseable reply: {sample.error}"
-                next_obs = _with_error(obs, parse_error, i + 1)
-                done = truncated = False
-                info_err, success = parse_error, False
-                timings = {"policy": t_p}
-            else:
-                res = await env.step(sample.action)
-                next_obs, done, truncated = res.observation, res.done, res.truncated
-                info_err = res.info.error
-                grade = res.info.grade
-                success = bool(grade and grade.success)
-                timings = {"policy": t_p, **res.info.timings}
-                if res.info.errored:
-                    ep.errored, ep.error = True, res.info.error or "the episode errored"
-                if grade is not None:
-                    ep.success, ep.real_reward = grade.success, grade.reward
-            progress = await _progress(env, task) if sample.action is not None and not ep.errored else None
-            r = rewards.compute_reward(obs, sample.action, next_obs, task, done, success, progress)
-            step = Step(index=i, obs=obs, prompt=prompt, sample=sample, reward=r, next_url=next_obs.url,
-                        error=info_err, timings=timings, state_key=key)
-            ep.steps.append(step)
+            out = await act(env, task, obs, prompt, sample, rewards, i, state_key=key,
+                            policy_s=time.perf_counter() - t_s)
+            ep.steps.append(out.step)
+            if out.errored:
+                ep.errored, ep.error = True, out.errored
+            if out.graded:
+                ep.success, ep.real_reward = out.success, out.real_reward
             if on_step is not None:
-                on_step(step)
-            obs = next_obs
-            if ep.errored or done:
+                on_step(out.step)
+            obs = out.obs
+            if ep.errored or out.done:
                 break
-            if truncated or i == limit - 1:
+            if out.truncated or i == limit - 1:
                 ep.truncated = True
                 break
         ep.final_obs = obs
@@ -137,6 +156,32 @@ async def _run_episode(ep: Episode, env: Any, policy: PolicyBackend, task: Any, 
     ep.wall_time = time.perf_counter() - t0
     ep.milestones = tuple(sorted(rewards.milestones_reached))
     return ep
+
+
+async def act(env: Any, task: Any, obs: Observation, prompt: Prompt | None, sample: Sample,
+              rewards: DenseRewardCalculator, index: int, *, state_key: str | None = None,
+              policy_s: float = 0.0) -> Outcome:
+    """One step of an episode: execute the sampled action (an unparseable reply is not executed, the env does not
+    move), pay the dense reward (``rewards`` is updated), record the step."""
+    timings = {"policy": policy_s}
+    next_obs, done, truncated, graded, success, real_reward, errored = obs, False, False, False, False, 0.0, None
+    if sample.action is None:
+        info_err = f"unparseable reply: {sample.error}"
+        next_obs = _with_error(obs, info_err, index + 1)
+    else:
+        res = await env.step(sample.action)
+        next_obs, done, truncated, info_err = res.observation, res.done, res.truncated, res.info.error
+        timings.update(res.info.timings)
+        if res.info.errored:
+            errored = res.info.error or "the episode errored"
+        if res.info.grade is not None:
+            graded, success, real_reward = True, res.info.grade.success, res.info.grade.reward
+    progress = await _progress(env, task) if sample.action is not None and not errored else None
+    r = rewards.compute_reward(obs, sample.action, next_obs, task, done, success, progress)
+    step = Step(index=index, obs=obs, prompt=prompt, sample=sample, reward=r, next_url=next_obs.url,
+                error=info_err, timings=timings, state_key=state_key)
+    return Outcome(step=step, obs=next_obs, done=done, truncated=truncated, success=success,
+                   real_reward=real_reward, graded=graded, errored=errored)
 
 
 async def _progress(env: Any, task: Any) -> float | None:

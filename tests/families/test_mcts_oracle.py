@@ -1,0 +1,125 @@
+"""MCTS finds the oracle's solution on REAL-local task families of every site, when the policy's candidates hold
+the oracle's next action among distractors (other clickable elements, going back, ending at once).
+
+The oracle is played once to record its actions (by element id: a restored state shows the same ids). The scripted
+policy proposes, at a state on the oracle's path, the oracle's next action at a seeded random place among K - 1
+distractors. Its own choice (a rollout's) is the oracle's action half of the time, else a distractor: an imperfect
+policy that solves a 4-5 step task in a few percent of its episodes, which the search must turn into a solution.
+The critic is a scripted judge behind ``PolicyCritic`` (it replies with text, parsed as REAL critics' replies are):
+the share of the oracle's path done where the state is on it, else 0. Real browser, real sites, grading by the
+family's checks over /finish."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from family_oracles_gocalendar import ORACLES as CALENDAR
+from family_oracles_gomail import ORACLES as MAIL
+from family_oracles_omnizon import ORACLES as SHOP
+from family_oracles_zilloft import ORACLES as HOMES
+from test_branch import family_env, play
+
+from halo.env import actions as A
+from halo.env.env import BrowserEnv
+from halo.policy.base import Completion, PolicyBackend
+from halo.policy.prompt import Prompt, tool_call_text
+from halo.rl.critic import PolicyCritic
+from halo.rl.mcts import MCTSExplorer, MCTSSettings, sibling_groups, tree_record
+
+pytestmark = pytest.mark.browser
+
+DONE = A.SendMsgToUser("Done.")
+
+
+class OracleCandidates(PolicyBackend):
+    """K candidates per state: the oracle's next action where the state is on its path, and distractors."""
+
+    name = "oracle-candidates"
+
+    def __init__(self, path: list[A.Action], k: int = 3, seed: int = 0, p_oracle: float = 0.5):
+        super().__init__()
+        self.path, self.k, self.seed, self.p_oracle = list(path) + [DONE], k, seed, p_oracle
+        self.rng = random.Random(seed)
+
+    def build_prompt(self, obs):
+        return Prompt(system="", user_text=obs.goal, image=b"", image_mime="", image_size=(0, 0))
+
+    def on_path(self, obs) -> A.Action | None:
+        i = obs.step
+        done = [a.describe() for a in self.path[:i]][-5:]
+        return self.path[i] if i < len(self.path) and list(obs.last_actions) == done else None
+
+    def candidates(self, obs) -> list[A.Action]:
+        rng = random.Random(f"{self.seed}|{obs.url}|{obs.step}|{obs.last_actions}")
+        nxt = self.on_path(obs)
+        pool = [A.Click(e.id) for e in sorted(obs.elements.values(), key=lambda e: int(e.id))
+                if e.role in ("link", "button", "checkbox", "tab")]
+        pool = [a for a in pool if nxt is None or a.describe() != nxt.describe()]
+        out = rng.sample(pool, min(len(pool), self.k - 2)) + [DONE if nxt is not DONE else A.GoBack()]
+        if nxt is not None:
+            out.insert(rng.randrange(len(out) + 1), nxt)
+        return out[:self.k]
+
+    async def complete(self, prompt, obs, n, temperature):
+        cands = self.candidates(obs)
+        if n == 1:
+            nxt = self.on_path(obs)
+            pick = nxt if nxt is not None and self.rng.random() < self.p_oracle else self.rng.choice(
+                [c for c in cands if nxt is None or c.describe() != nxt.describe()])
+            return [Completion(text=tool_call_text(pick))]
+        return [Completion(text=tool_call_text(cands[i % len(cands)])) for i in range(n)]
+
+
+class OracleJudge(OracleCandidates):
+    """A judge replying in words, as a critic model does: "Progress: 0.4"."""
+
+    name = "oracle-judge"
+
+    async def complete(self, prompt, obs, n, temperature):
+        on = self.on_path(obs) is not None
+        return [Completion(text=f"Progress: {obs.step / len(self.path) if on else 0.0:.2f}")] * n
+
+
+CASES = [("gomail.trash", MAIL, 3), ("gocalendar.delete", CALENDAR, 0), ("omnizon.add", SHOP, 2),
+         ("zilloft.save", HOMES, 2)]
+
+
+async def search_family(name, oracles, index, families_pool, family_site_urls, simulations=8):
+    inst, task = family_env(families_pool, family_site_urls, name, index)
+    a, b = BrowserEnv(families_pool, max_steps=30), BrowserEnv(families_pool, max_steps=30, branchable=True)
+    try:
+        d, _ = await play(a, task, oracles[name], inst.params)
+        policy = OracleCandidates(d.actions, k=3, seed=index)
+        s = MCTSSettings(simulations=simulations, children=3, depth=len(d.actions) + 1,
+                         max_steps=len(d.actions) + 3, alpha=0.5)
+        critic = PolicyCritic(OracleJudge(d.actions))
+        result = await MCTSExplorer(b, policy, task, s, critic=critic).run()
+        assert critic.answered == critic.asked > 0
+        return d, result
+    finally:
+        await a.close()
+        await b.close()
+
+
+def check_found(d, result) -> None:
+    taken = [e.key for e in result.path]
+    assert result.success, f"MCTS did not solve it: took {taken}, oracle {[x.describe() for x in d.actions]}"
+    assert taken == [x.describe() for x in d.actions] + [DONE.describe()]
+    assert result.successes_found >= 1 and result.budget.steps > len(taken)
+    assert result.budget.restores >= 1, "a search that never went back to a state did not branch"
+    rec = tree_record(result, 0.5)
+    assert sum(n["best"] for n in rec["nodes"]) == len(taken)
+    assert sibling_groups(result.root, 0.5), "no node had two tried actions to compare"
+
+
+async def test_mcts_finds_the_oracle_solution_on_omnizon(families_pool, family_site_urls):
+    d, result = await search_family("omnizon.add", SHOP, 2, families_pool, family_site_urls)
+    check_found(d, result)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name,oracles,index", [c for c in CASES if not c[0].startswith("omnizon")])
+async def test_mcts_finds_the_oracle_solution_on_every_site(name, oracles, index, families_pool, family_site_urls):
+    d, result = await search_family(name, oracles, index, families_pool, family_site_urls)
+    check_found(d, result)
