@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any, Sequence
 
 from halo.policy.prompt import Prompt
-from halo.rl.loss import policy_loss
+from halo.rl.loss import dpo_loss, policy_loss
 
 
 @dataclass(frozen=True)
@@ -36,6 +36,18 @@ class TrainItem:
     sampler_logprobs: tuple[float, ...]
     advantage: float
     grammar: str | None = None  # sampled under this grammar: learn on the masked (actually sampled) distribution
+
+
+@dataclass(frozen=True)
+class PreferencePair:
+    """Two replies to one prompt, the chosen one better (step-level DPO from MCTS siblings: Q higher by a margin)."""
+
+    prompt: Prompt
+    chosen: tuple[int, ...]
+    rejected: tuple[int, ...]
+    chosen_grammar: str | None = None
+    rejected_grammar: str | None = None
+    weight: float = 1.0
 
 
 @dataclass(frozen=True)
@@ -112,59 +124,109 @@ class LoRALearner:
 
     def update(self, items: Sequence[TrainItem]) -> UpdateStats:
         """One optimizer step over all items (gradients accumulated item by item: each has its own image)."""
-        import torch
+        return self.preference_update((), items=items)
 
-        from halo.policy.hf_backend import token_logprobs, training_batch
+    def preference_update(self, pairs: Sequence[PreferencePair], *, beta: float = 0.1,
+                          items: Sequence[TrainItem] = (), pg_weight: float = 1.0) -> UpdateStats:
+        """One optimizer step on the DPO loss of ``pairs`` (reference: this model with its adapter disabled) plus
+        ``pg_weight`` times the policy-gradient loss of ``items`` (GRPO's), gradients accumulated per prompt."""
+        import torch
 
         vision = getattr(self.policy, "vision_ids", frozenset())
         usable = [it for it in items if it.token_ids and not vision.intersection(it.token_ids)]
+        good = [p for p in pairs if p.chosen and p.rejected and not vision.intersection(p.chosen + p.rejected)]
         stats = UpdateStats(items=len(usable), extra={"dropped_items": float(len(items) - len(usable))})
-        items = usable
-        if not items:
+        if pairs:
+            stats.extra.update(pairs=float(len(good)), dropped_pairs=float(len(pairs) - len(good)))
+        if not usable and not good:
             return stats
-        o = self.optim_cfg
-        n = len(items)
         with self.policy._lock:  # no sampling while the weights move
             self.model.train()
             self.optimizer.zero_grad(set_to_none=True)
-            for group in _by_prompt(items):  # completions of one prompt share a forward (a group's first step)
-                batch = training_batch(self.policy.encode(group[0].prompt), [it.token_ids for it in group],
-                                       self.policy.pad_id)
-                P, L = batch.prompt_len, max(len(it.token_ids) for it in group)
-                gmask = None
-                if any(it.grammar for it in group):
-                    gmask = torch.zeros((len(group), L, self.model.get_output_embeddings().weight.shape[0]))
-                    for r, it in enumerate(group):
-                        if it.grammar:
-                            m = self.policy.grammar_mask(it.grammar, it.token_ids)
-                            gmask[r, :m.shape[0]] = m
-                lp_all = token_logprobs(self.model, batch, self.temperature, gmask)
-                lp = lp_all[:, P - 1:P - 1 + L]
-                dev = lp.device
-                lens = torch.tensor([len(it.token_ids) for it in group], device=dev)
-                mask = (torch.arange(L, device=dev)[None, :] < lens[:, None]).to(lp.dtype)
-                old = torch.tensor([list(it.sampler_logprobs[:len(it.token_ids)]) +
-                                    [0.0] * (L - len(it.token_ids)) for it in group], dtype=lp.dtype, device=dev)
-                ref = None
-                if o.kl_coef > 0:
-                    with torch.no_grad(), self.model.disable_adapter():
-                        ref = token_logprobs(self.model, batch, self.temperature, gmask)[:, P - 1:P - 1 + L]
-                out = policy_loss(lp, old, torch.tensor([it.advantage for it in group], device=dev), mask,
-                                  clip_eps=o.clip_eps,
-                                  loss_type=o.loss_type, max_tokens=max(o.max_tokens, L), ref_logprobs_BT=ref,
-                                  kl_coef=o.kl_coef)
-                w = len(group) / n  # the loss is a mean over the group's rows; weigh it by its share of items
-                (out.loss * w).backward()
-                stats.loss += float(out.loss.detach()) * w
-                stats.clip_frac += out.clip_frac * w
-                stats.ratio_mean += out.ratio_mean * w
-                stats.kl += out.kl * w
-                stats.tokens += int(lens.sum())
+            if usable:
+                self._policy_gradient(usable, stats, pg_weight if good else 1.0)
+            if good:
+                self._dpo(good, beta, stats)
+            o = self.optim_cfg
             gn = torch.nn.utils.clip_grad_norm_(self.params, o.max_grad_norm if o.max_grad_norm > 0 else math.inf)
             stats.grad_norm = float(gn)
             self.optimizer.step()
             self.model.eval()
         return stats
+
+    def _logprobs(self, prompt: Prompt, completions: Sequence[Sequence[int]],
+                  grammars: Sequence[str | None]) -> tuple[Any, Any, Any]:
+        """(trainer logprobs [B, L] with grad, reference logprobs without adapter or None, mask [B, L])."""
+        import torch
+
+        from halo.policy.hf_backend import token_logprobs, training_batch
+
+        batch = training_batch(self.policy.encode(prompt), list(completions), self.policy.pad_id)
+        P, L = batch.prompt_len, max(len(c) for c in completions)
+        gmask = None
+        if any(grammars):
+            gmask = torch.zeros((len(completions), L, self.model.get_output_embeddings().weight.shape[0]))
+            for r, (c, g) in enumerate(zip(completions, grammars)):
+                if g:
+                    m = self.policy.grammar_mask(g, c)
+                    gmask[r, :m.shape[0]] = m
+        lp = token_logprobs(self.model, batch, self.temperature, gmask)[:, P - 1:P - 1 + L]
+        dev = lp.device
+        lens = torch.tensor([len(c) for c in completions], device=dev)
+        mask = (torch.arange(L, device=dev)[None, :] < lens[:, None]).to(lp.dtype)
+        return lp, (batch, gmask, P, L), mask
+
+    def _reference(self, ctx: Any) -> Any:
+        import torch
+
+        from halo.policy.hf_backend import token_logprobs
+
+        batch, gmask, P, L = ctx
+        with torch.no_grad(), self.model.disable_adapter():
+            return token_logprobs(self.model, batch, self.temperature, gmask)[:, P - 1:P - 1 + L]
+
+    def _policy_gradient(self, items: Sequence[TrainItem], stats: UpdateStats, weight: float) -> None:
+        import torch
+
+        o = self.optim_cfg
+        n = len(items)
+        for group in _by_prompt(items):  # completions of one prompt share a forward (a group's first step)
+            lp, ctx, mask = self._logprobs(group[0].prompt, [it.token_ids for it in group],
+                                           [it.grammar for it in group])
+            L, dev = lp.shape[1], lp.device
+            old = torch.tensor([list(it.sampler_logprobs[:len(it.token_ids)]) +
+                                [0.0] * (L - len(it.token_ids)) for it in group], dtype=lp.dtype, device=dev)
+            ref = self._reference(ctx) if o.kl_coef > 0 else None
+            out = policy_loss(lp, old, torch.tensor([it.advantage for it in group], device=dev), mask,
+                              clip_eps=o.clip_eps,
+                              loss_type=o.loss_type, max_tokens=max(o.max_tokens, L), ref_logprobs_BT=ref,
+                              kl_coef=o.kl_coef)
+            w = len(group) / n  # the loss is a mean over the group's rows; weigh it by its share of items
+            (out.loss * w * weight).backward()
+            stats.loss += float(out.loss.detach()) * w * weight
+            stats.clip_frac += out.clip_frac * w
+            stats.ratio_mean += out.ratio_mean * w
+            stats.kl += out.kl * w
+            stats.tokens += int(mask.sum())
+
+    def _dpo(self, pairs: Sequence[PreferencePair], beta: float, stats: UpdateStats) -> None:
+        import torch
+
+        total_w = sum(p.weight for p in pairs)
+        margin = acc = loss = 0.0
+        for p in pairs:  # one forward per pair: its two replies share the prompt (and its image)
+            lp, ctx, mask = self._logprobs(p.prompt, [p.chosen, p.rejected], [p.chosen_grammar, p.rejected_grammar])
+            ref = self._reference(ctx)
+            seq, ref_seq = (lp * mask).sum(1), (ref * mask).sum(1)
+            out = dpo_loss(seq[:1], seq[1:], ref_seq[:1], ref_seq[1:], beta)
+            w = p.weight / total_w
+            (out.loss * w).backward()
+            loss += float(out.loss.detach()) * w
+            margin += out.margin * w
+            acc += out.accuracy * w
+            stats.tokens += int(mask.sum())
+        stats.loss += loss
+        stats.extra.update(dpo_loss=loss, dpo_margin=margin, dpo_accuracy=acc)
 
     # ------------------------------------------------------------ persistence (PEFT format + optimizer)
     def save_adapter(self, path: str) -> None:

@@ -56,3 +56,22 @@ def policy_loss(logprobs_BT: torch.Tensor, sampler_logprobs_BT: torch.Tensor, ad
         clip_frac = float((((ratio - 1.0).abs() > clip_eps).to(mask.dtype) * mask).sum() / n)
         ratio_mean = float((ratio * mask).sum() / n)
     return LossOutput(loss=loss, clip_frac=clip_frac, ratio_mean=ratio_mean, kl=float(kl_val))
+
+
+@dataclass(frozen=True)
+class DPOOutput:
+    loss: torch.Tensor
+    margin: float  # mean implicit reward margin beta * ((pi_c - ref_c) - (pi_r - ref_r))
+    accuracy: float  # share of pairs whose chosen action has the larger implicit reward
+
+
+def dpo_loss(chosen_B: torch.Tensor, rejected_B: torch.Tensor, ref_chosen_B: torch.Tensor,
+             ref_rejected_B: torch.Tensor, beta: float = 0.1, weight_B: torch.Tensor | None = None) -> DPOOutput:
+    """DPO (Rafailov et al., 2023) on sequence logprobs of the chosen and rejected replies, the reference being the
+    model without its adapter: ``-log sigmoid(beta * ((pi_c - ref_c) - (pi_r - ref_r)))``, weighted mean."""
+    logits = beta * ((chosen_B - ref_chosen_B.detach()) - (rejected_B - ref_rejected_B.detach()))
+    per_pair = -torch.nn.functional.logsigmoid(logits)
+    w = torch.ones_like(per_pair) if weight_B is None else weight_B.to(per_pair.dtype)
+    loss = (per_pair * w).sum() / w.sum().clamp(min=1e-8)
+    with torch.no_grad():
+        return DPOOutput(loss=loss, margin=float(logits.mean()), accuracy=float((logits > 0).to(logits.dtype).mean()))
