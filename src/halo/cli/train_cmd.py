@@ -9,7 +9,8 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-train_app = typer.Typer(help="Train a policy online: local GRPO or the Tinker API.", no_args_is_help=True)
+train_app = typer.Typer(help="Train a policy online: local GRPO, MCTS + DPO, or the Tinker API.",
+                        no_args_is_help=True)
 
 METRIC_COLUMNS = ("mean_reward", "reward_std", "frac_reward_zero_std", "success_rate", "action_validity",
                   "episode_length", "tokens", "loss", "time_rollout", "time_update", "time_sync")
@@ -119,8 +120,9 @@ def grpo_command(
 
 
 def register(app: typer.Typer) -> None:
-    from halo.cli import train_tinker_cmd
+    from halo.cli import train_mcts_cmd, train_tinker_cmd
 
     train_app.command("grpo")(grpo_command)
     train_tinker_cmd.register(train_app)
+    train_mcts_cmd.register(train_app)
     app.add_typer(train_app, name="train")

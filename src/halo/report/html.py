@@ -17,8 +17,11 @@ from typing import Any
 import yaml
 from jinja2 import Environment, PackageLoader, select_autoescape
 
+from halo.report.trees import render_trees
+
 CURVES = (("mean_reward", "mean dense return", "reward_std"), ("success_rate", "success rate", None),
-          ("frac_reward_zero_std", "frac_reward_zero_std", None), ("action_validity", "action validity", None))
+          ("frac_reward_zero_std", "frac_reward_zero_std", None), ("action_validity", "action validity", None),
+          ("dpo_margin", "DPO implicit reward margin (MCTS)", None), ("dpo_margin_q", "pairs' mean Q margin (MCTS)", None))
 
 
 @dataclass
@@ -131,7 +134,7 @@ def build_report(run_path: str | Path, title: str | None = None, extra: dict[str
     html = env.get_template("report.html").render(
         title=title or f"HALO run {run_path.name}", run=run_path.name, config=config, metrics=metrics,
         last=metrics[-1] if metrics else {}, plots=plots, best=best, worst=worst if worst is not best else None,
-        evals=evals, extra=extra or {}, n_episodes=len(episodes),
+        evals=evals, extra=extra or {}, n_episodes=len(episodes), trees_html=render_trees(run_path),
         config_text=yaml.safe_dump(config, sort_keys=False)[:6000])
     out = run_path / "report.html"
     out.write_text(html)

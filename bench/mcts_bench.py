@@ -1,0 +1,229 @@
+"""MCTS + step-level DPO on REAL-local (issue 13): restore cost, search vs sampling, DPO before/after. CPU only.
+
+1. ``restore``: an oracle of one family per site is played with a snapshot before each step; every snapshot is then
+   restored by fork (the site's copy of the state, the page reopened, actions on it replayed) and by replay (reset
+   and every action again). Median seconds per restore, by depth.
+2. ``search``: per seed, a fresh tiny Qwen3-VL (random weights) in the tiny mode on the family's training instances;
+   MCTS (``MCTSExplorer``) and GRPO-style sampling of whole episodes (4 concurrent envs) each get the same budget of
+   env steps; successes found (terminal successes anywhere in the search) per 1,000 env steps.
+3. ``dpo``: the seed's MCTS preference pairs train its LoRA by DPO (``LoRALearner.preference_update``); success of
+   the sampled policy on train instances before and after.
+
+Run: .venv/bin/python bench/mcts_bench.py --family omnizon.department --seeds 0,1,2 --budget 200
+Writes bench/results/mcts.json.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path[:0] = [str(ROOT / "tests" / "sites"), str(ROOT / "tests" / "families")]
+RESTORE_CASES = ("gomail.send", "gocalendar.create", "omnizon.buy", "zilloft.tour")
+
+
+async def restore_bench(pool, urls) -> dict:
+    from test_branch import CASES, play
+
+    from halo.env.env import BrowserEnv
+    from halo.families import family_task, get_family
+
+    out = {}
+    for name in RESTORE_CASES:
+        inst = get_family(name).instance(2)
+        task = family_task(inst, urls)
+        a, b = BrowserEnv(pool, max_steps=40, branchable=True), BrowserEnv(pool, max_steps=40)
+        try:
+            d, _ = await play(a, task, CASES[name][name], inst.params)
+            rows = []
+            for snap in d.snaps:
+                row = {"depth": snap.step, "since_nav": len(snap.since_nav), "history": len(snap.history_urls),
+                       "snapshot_s": round(snap.timings["snapshot"], 4)}
+                for method in ("fork", "replay"):
+                    t0 = time.perf_counter()
+                    await b.restore(snap, method=method)
+                    row[f"{method}_s"] = round(time.perf_counter() - t0, 4)
+                rows.append(row)
+            out[name] = {"rows": rows, "fork_median_s": statistics.median(r["fork_s"] for r in rows),
+                         "replay_median_s": statistics.median(r["replay_s"] for r in rows),
+                         "deepest": rows[-1]}
+            print(f"restore {name}: fork {out[name]['fork_median_s']:.3f}s replay {out[name]['replay_median_s']:.3f}s"
+                  f" (median over depths 0..{rows[-1]['depth']}); at depth {rows[-1]['depth']}: "
+                  f"fork {rows[-1]['fork_s']:.3f}s replay {rows[-1]['replay_s']:.3f}s", flush=True)
+        finally:
+            await a.close()
+            await b.close()
+    return out
+
+
+async def sampling(policy, pool, tasks, budget: int, max_steps: int, temperature: float) -> dict:
+    from halo.env.env import BrowserEnv
+    from halo.rl.rollout import run_episode
+
+    envs = [BrowserEnv(pool, max_steps=max_steps) for _ in range(4)]
+    steps = succ = eps = errored = 0
+    t0 = time.perf_counter()
+    i = 0
+    try:
+        while steps < budget:
+            group = await asyncio.gather(*(run_episode(e, policy, tasks[(i + k) % len(tasks)],
+                                                       temperature=temperature, max_steps=max_steps)
+                                           for k, e in enumerate(envs)))
+            i += len(envs)
+            for ep in group:
+                steps += len(ep.steps)
+                eps += 1
+                errored += ep.errored
+                succ += ep.success and not ep.errored
+    finally:
+        for e in envs:
+            await e.close()
+    return {"env_steps": steps, "successes": succ, "episodes": eps, "errored": errored,
+            "per_1k_steps": round(1000 * succ / max(1, steps), 1), "wall_s": round(time.perf_counter() - t0, 1)}
+
+
+async def searching(policy, pool, tasks, budget: int, settings) -> tuple[dict, list]:
+    import dataclasses
+
+    from halo.env.env import BrowserEnv
+    from halo.rl.mcts import MCTSExplorer
+
+    env = BrowserEnv(pool, max_steps=settings.max_steps, branchable=True)
+    results = []
+    steps = i = 0
+    t0 = time.perf_counter()
+    try:
+        while steps < budget:
+            s = dataclasses.replace(settings, step_budget=budget - steps)
+            r = await MCTSExplorer(env, policy, tasks[i % len(tasks)], s).run()
+            i += 1
+            steps += r.budget.steps
+            results.append(r)
+    finally:
+        await env.close()
+    n = sum(r.successes_found for r in results)
+    return ({"env_steps": steps, "successes": n, "episodes": len(results),
+             "solved_episodes": sum(r.success for r in results),
+             "per_1k_steps": round(1000 * n / max(1, steps), 1), "restores": sum(r.budget.restores for r in results),
+             "restore_s_mean": round(sum(r.budget.restore_s for r in results) /
+                                     max(1, sum(r.budget.restores for r in results)), 3),
+             "wall_s": round(time.perf_counter() - t0, 1)}, results)
+
+
+async def success_on(policy, tasks, max_steps: int, run) -> dict:
+    from halo.eval import EvalConfig, run_eval
+
+    res = await run_eval(policy, tasks, EvalConfig(episodes=1, parallel=4, max_steps=max_steps), run)
+    m = res.metrics()
+    return {"success": m["success_rate"], "episodes": m["episodes"], "errored": m["errored"]}
+
+
+async def one_seed(a, seed: int, tmp: str, pool, urls) -> dict:
+    import torch
+
+    from halo.eval import resolve_tasks
+    from halo.policy.modes import get_mode, make_policy
+    from halo.policy.tiny import build_tiny_model
+    from halo.rl.dpo import tree_pairs
+    from halo.rl.learner import LoRALearner, LoRASettings, OptimSettings
+    from halo.rl.mcts import MCTSSettings
+    from halo.runs import RunDir
+
+    torch.manual_seed(seed)
+    d = Path(tmp) / f"tiny-seed{seed}"
+    if not (d / "config.json").is_file():
+        build_tiny_model(d, seed=seed)
+    mode = get_mode("tiny").with_overrides(model=str(d), seed=seed).for_training()
+    policy = make_policy(mode)
+    temp = mode.decoding_config().temperature
+    train = resolve_tasks([f"{a.family}@train"], "local", urls)
+    evals = resolve_tasks([f"{a.family}@train:{a.eval_instances}"], "local", urls)
+    out: dict = {"seed": seed}
+    try:
+        out["sampling"] = await sampling(policy, pool, train, a.budget, a.max_steps, temp)
+        print(f"seed {seed} sampling: {out['sampling']}", flush=True)
+        s = MCTSSettings(simulations=a.simulations, children=a.children, depth=a.depth, max_steps=a.max_steps,
+                         alpha=1.0, temperature=temp)
+        out["mcts"], results = await searching(policy, pool, train, a.budget, s)
+        print(f"seed {seed} mcts: {out['mcts']}", flush=True)
+        pairs = [p for r in results for p in tree_pairs(r.root, s.alpha, a.margin)]
+        out["pairs"] = len(pairs)
+        out["pair_margin_mean"] = round(statistics.fmean(r["margin"] for _, r in pairs), 3) if pairs else None
+        run = RunDir(tmp, f"seed{seed}")
+        out["before"] = await success_on(policy, evals, a.max_steps, RunDir(run.path, "eval_before"))
+        learner = LoRALearner(policy, LoRASettings(rank=8, alpha=16), OptimSettings(lr=a.lr), temperature=temp)
+        curve = []
+        for epoch in range(a.epochs):
+            for k in range(0, len(pairs), 32):
+                st = await asyncio.to_thread(learner.preference_update, [p for p, _ in pairs[k:k + 32]],
+                                             beta=a.beta)
+                curve.append({"epoch": epoch, "dpo_loss": round(st.extra.get("dpo_loss", 0.0), 4),
+                              "dpo_margin": round(st.extra.get("dpo_margin", 0.0), 4),
+                              "dpo_accuracy": round(st.extra.get("dpo_accuracy", 0.0), 3)})
+        out["dpo_curve"] = curve
+        out["after"] = await success_on(policy, evals, a.max_steps, RunDir(run.path, "eval_after"))
+        print(f"seed {seed}: {len(pairs)} pairs; success {out['before']['success']:.2f} -> "
+              f"{out['after']['success']:.2f}; last DPO {curve[-1] if curve else None}", flush=True)
+    finally:
+        await policy.aclose()
+    return out
+
+
+async def main_async(a) -> dict:
+    from halo.env.browser import BrowserPool
+    from halo.sites.server import SitesServer
+
+    out = {k: v for k, v in vars(a).items() if k != "out"}
+    out.update(when=time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), cores=os.cpu_count(), seeds=[])
+    path = ROOT / "bench" / "results" / a.out
+    with SitesServer() as urls, tempfile.TemporaryDirectory() as tmp:
+        async with BrowserPool() as pool:
+            if not a.skip_restore:
+                out["restore"] = await restore_bench(pool, urls)
+                path.write_text(json.dumps(out, indent=1))
+            for seed in (int(x) for x in a.seeds.split(",") if x):
+                out["seeds"].append(await one_seed(a, seed, tmp, pool, urls))
+                path.write_text(json.dumps(out, indent=1))
+    if out["seeds"]:
+        S = out["seeds"]
+        out["summary"] = {
+            "mcts_successes_per_1k_steps": [r["mcts"]["per_1k_steps"] for r in S],
+            "sampling_successes_per_1k_steps": [r["sampling"]["per_1k_steps"] for r in S],
+            "success_before_dpo": [r["before"]["success"] for r in S],
+            "success_after_dpo": [r["after"]["success"] for r in S], "pairs": [r["pairs"] for r in S]}
+    path.write_text(json.dumps(out, indent=1))
+    print(f"wrote {path}")
+    return out
+
+
+def main() -> None:
+    p = argparse.ArgumentParser()
+    p.add_argument("--family", default="omnizon.department")
+    p.add_argument("--seeds", default="0,1,2")
+    p.add_argument("--budget", type=int, default=200, help="env steps per method and seed")
+    p.add_argument("--max-steps", type=int, default=3)
+    p.add_argument("--simulations", type=int, default=8)
+    p.add_argument("--children", type=int, default=4)
+    p.add_argument("--depth", type=int, default=2)
+    p.add_argument("--margin", type=float, default=0.1)
+    p.add_argument("--beta", type=float, default=0.5)
+    p.add_argument("--lr", type=float, default=3e-3)
+    p.add_argument("--epochs", type=int, default=3)
+    p.add_argument("--eval-instances", type=int, default=24)
+    p.add_argument("--skip-restore", action="store_true")
+    p.add_argument("--out", default="mcts.json", help="file name under bench/results/")
+    a = p.parse_args()
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    asyncio.run(main_async(a))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

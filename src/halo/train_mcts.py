@@ -1,0 +1,256 @@
+"""The MCTS job (Agent Q): search episodes with ``MCTSExplorer``, learn step-level DPO from each tree.
+
+Shared by ``halo train mcts`` and ``scripts/train_mcts.py``. Per iteration: one task (the curriculum's draw), one
+searched episode on a branchable env, preference pairs from its siblings (saved to ``pairs.jsonl``), the tree
+(``trees/it<N>.json`` and its screenshots, drawn by the report), one ``LoRALearner.preference_update``, then the
+adapter saved and, with a vLLM mode, hot-loaded, exactly as GRPO does.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import dataclasses
+import json
+import statistics
+import time
+from dataclasses import asdict, dataclass, field
+from typing import Any, Callable
+
+from halo.errors import ConfigError, HaloError
+from halo.rl.config import build, load_rl_config
+from halo.rl.dpo import DPOSettings, sibling_items, tree_pairs
+from halo.rl.mcts import MCTSExplorer, MCTSSettings, SearchResult, sibling_groups, tree_record
+
+MCTS_KEYS = {f.name for f in dataclasses.fields(MCTSSettings)}
+DPO_KEYS = {f.name for f in dataclasses.fields(DPOSettings)}
+JOB_KEYS = {"critic", "checkpoint_every"}
+CRITICS = ("none", "same")  # or the name of a mode (configs/modes.yaml), e.g. gpt_baseline
+
+
+@dataclass
+class MCTSJob:
+    tasks: list[str]
+    mode: str | None = None
+    sites: str = "local"
+    episodes: int = 10  # searched episodes (one LoRA update each)
+    run_name: str | None = None
+    runs_dir: str = "runs"
+    config_path: str | None = None
+    learner_model: str | None = None
+    device: str = "cpu"
+    critic: str | None = None  # none | same | a mode name; None: rl_config's mcts.critic
+    seed: int = 0
+    mode_overrides: dict[str, Any] = field(default_factory=dict)
+    mcts_overrides: dict[str, Any] = field(default_factory=dict)  # MCTSSettings and DPOSettings fields
+    optim_overrides: dict[str, Any] = field(default_factory=dict)
+    lora_overrides: dict[str, Any] = field(default_factory=dict)
+
+
+def mcts_settings(cfg: dict[str, Any], over: dict[str, Any], max_steps: int, temperature: float
+                  ) -> tuple[MCTSSettings, DPOSettings, dict[str, Any]]:
+    """rl_config's ``mcts`` section holds the search's, DPO's and the job's keys; split them."""
+    m = dict(cfg.get("mcts") or {})
+    unknown = (set(m) | set(over)) - MCTS_KEYS - DPO_KEYS - JOB_KEYS
+    if unknown:
+        raise ConfigError(f"rl_config mcts: unknown keys {sorted(unknown)}; known: "
+                          f"{sorted(MCTS_KEYS | DPO_KEYS | JOB_KEYS)}")
+    vals = {k: v for k, v in m.items() if k in MCTS_KEYS}
+    vals.setdefault("max_steps", max_steps)
+    vals.setdefault("temperature", temperature)
+    s = build(MCTSSettings, vals, "rl_config mcts", **{k: v for k, v in over.items() if k in MCTS_KEYS})
+    d = build(DPOSettings, {k: v for k, v in m.items() if k in DPO_KEYS}, "rl_config mcts",
+              **{k: v for k, v in over.items() if k in DPO_KEYS})
+    job = {k: over.get(k, m.get(k)) for k in JOB_KEYS}
+    return s, d, job
+
+
+def make_critic(name: str, sampler: Any) -> Any:
+    """``none``: no critic; ``same``: the sampling policy critiques itself; else a mode's policy does."""
+    from halo.rl.critic import PolicyCritic
+
+    if name == "none":
+        return None
+    if name == "same":
+        return PolicyCritic(sampler)
+    from halo.policy.modes import get_mode, make_policy
+
+    return PolicyCritic(make_policy(get_mode(name)))
+
+
+@dataclass
+class MCTSSetup:
+    job: MCTSJob
+    run: Any
+    mode: Any
+    sampler: Any
+    learner: Any
+    settings: MCTSSettings
+    dpo: DPOSettings
+    rewards: Any
+    critic: Any = None
+    sync: Any = None
+    checkpoint_every: int = 5
+
+
+async def setup_mcts(job: MCTSJob) -> MCTSSetup:
+    """Config, checks at the door (before any model, browser or site), the policy with its LoRA learner, the run."""
+    from halo.policy.modes import make_policy
+    from halo.rl.checkpoint import write_run_config
+    from halo.rl.learner import LoRALearner
+    from halo.runs import RunDir
+    from halo.train import resolve_mode, settings_from_config
+    from halo.validate import check_rl_config, check_runs_dir, preflight, resolve_task_refs
+
+    if job.episodes < 1:
+        raise ConfigError(f"--episodes must be >= 1, got {job.episodes}")
+    cfg = load_rl_config(job.config_path)
+    check_rl_config(cfg)
+    mode = resolve_mode(job, cfg)  # type: ignore[arg-type]  # reads .mode and .mode_overrides only
+    dec = mode.decoding_config()
+    grpo, optim, lora, rewards = settings_from_config(cfg, job.optim_overrides, job.lora_overrides,
+                                                      temperature=dec.temperature, max_tokens=dec.max_tokens)
+    settings, dpo, extra = mcts_settings(cfg, job.mcts_overrides, grpo.max_steps, dec.temperature)
+    critic_name = job.critic or extra.get("critic") or "none"
+    every = int(extra.get("checkpoint_every") or 5)
+    if every < 1:
+        raise ConfigError(f"mcts.checkpoint_every must be >= 1, got {every}")
+    if critic_name == "same" and dec.constrained:
+        raise ConfigError(f"critic 'same': mode {mode.name} decodes under the action grammar and can only answer "
+                          f"with actions; use --critic none or a mode that can reply in words (gpt_baseline)")
+    check_runs_dir(job.runs_dir)
+    tasks = resolve_task_refs(job.tasks, job.sites)
+    await preflight(mode, tasks)
+    run = RunDir(job.runs_dir, job.run_name, prefix="mcts")
+    sync = None
+    if mode.backend == "hf":
+        sampler = make_policy(mode)
+        learner_policy = sampler
+    else:
+        if mode.server.kind != "vllm":
+            raise ConfigError(f"mode {mode.name}: MCTS training needs an in-process (hf) mode or a vLLM server "
+                              f"that can hot-load adapters; {mode.server.kind} cannot")
+        from halo.policy.hf_backend import HFPolicy
+        from halo.rl.lora_sync import LoraSync
+
+        sampler = make_policy(mode)
+        learner_policy = HFPolicy(job.learner_model or mode.model, decoding=dec, prompt=mode.prompt_config(),
+                                  device=job.device)
+        sync = LoraSync(sampler, prefix=f"halo-{run.path.name}")
+    learner = LoRALearner(learner_policy, lora, optim, temperature=settings.temperature)
+    critic = make_critic(critic_name, sampler)
+    write_run_config(run, {"command": "train mcts", "tasks": job.tasks, "sites": job.sites, "episodes": job.episodes,
+                           "mode": mode.model_dump(), "mcts": asdict(settings), "dpo": asdict(dpo),
+                           "critic": critic_name, "lora": asdict(lora), "optim": asdict(optim),
+                           "rewards": cfg.get("rewards")},
+                     resume=False, overrides={"mode": job.mode_overrides, "mcts": job.mcts_overrides})
+    return MCTSSetup(job=job, run=run, mode=mode, sampler=sampler, learner=learner, settings=settings, dpo=dpo,
+                     rewards=rewards, critic=critic, sync=sync, checkpoint_every=every)
+
+
+def save_tree(run: Any, key: str, result: SearchResult, alpha: float) -> dict[str, Any]:
+    """``trees/<key>.json`` and one JPEG per node under ``trees/<key>/`` (the report shows them on click)."""
+    from halo.runs import _jpeg
+
+    d = run.path / "trees" / key
+    d.mkdir(parents=True, exist_ok=True)
+    shots = {}
+    for node in result.root.walk():
+        if node.obs.screenshot:
+            shots[node.id] = f"{key}/n{node.id:04d}.jpg"
+            (d / f"n{node.id:04d}.jpg").write_bytes(_jpeg(node.obs.screenshot, node.obs.image_format))
+    rec = tree_record(result, alpha, shots)
+    (run.path / "trees" / f"{key}.json").write_text(json.dumps(rec, default=str))
+    return rec
+
+
+async def train_mcts(setup: MCTSSetup, tasks: list[Any],
+                     on_iteration: Callable[[dict[str, Any]], None] | None = None) -> list[dict[str, Any]]:
+    """``job.episodes`` iterations of search, pairs, DPO update; returns the metrics of each."""
+    from halo.env.browser import BrowserPool
+    from halo.env.env import BrowserEnv
+    from halo.rl.checkpoint import save_checkpoint
+    from halo.rl.curriculum import CurriculumSettings, make_sampler
+
+    s, d, run = setup.settings, setup.dpo, setup.run
+    sampler = make_sampler(tasks, "auto", CurriculumSettings(), setup.job.seed)
+    history: list[dict[str, Any]] = []
+    errored = 0
+    async with BrowserPool() as pool:
+        env = BrowserEnv(pool, max_steps=s.max_steps, branchable=True)
+        try:
+            for it in range(setup.job.episodes):
+                task = sampler.draw(1, it)[0]
+                t0 = time.perf_counter()
+                try:
+                    result = await MCTSExplorer(env, setup.sampler, task, s, critic=setup.critic,
+                                                reward_config=setup.rewards).run()
+                except Exception as e:  # a broken search (browser, site, policy) is counted; too many stop the run
+                    errored += 1
+                    run.log_metrics({"searched_episode": it, "kind": "errored", "task": task.id,
+                                     "error": f"{type(e).__name__}: {e}"})
+                    if errored > max(2, (it + 1) // 2):
+                        raise HaloError(f"{errored} of {it + 1} searches failed; the last on {task.id}: {e}") from e
+                    continue
+                sampler.record(task, [result.success])
+                key = f"it{it:04d}"
+                tree = save_tree(run, key, result, s.alpha)
+                run.write_episode(key, result.episode, extra={"iteration": it, "kind": "mcts"})
+                pairs = sorted(tree_pairs(result.root, s.alpha, d.margin), key=lambda p: -p[1]["margin"])
+                pairs = pairs[:d.max_pairs]
+                with open(run.path / "pairs.jsonl", "a") as f:
+                    for _, rec in pairs:
+                        f.write(json.dumps({"iteration": it, "task_id": task.id, **rec}) + "\n")
+                items = sibling_items(result.root, s.alpha) if d.pg_weight > 0 else []
+                t1 = time.perf_counter()
+                stats = await asyncio.to_thread(setup.learner.preference_update, [p for p, _ in pairs],
+                                                beta=d.beta, items=items, pg_weight=d.pg_weight)
+                t_upd = time.perf_counter() - t1
+                if setup.sync is not None:
+                    path = str(run.path / "checkpoints" / f"adapter_v{it:06d}")
+                    await asyncio.to_thread(setup.learner.save_adapter, path)
+                    r = setup.sync(it, path)
+                    if asyncio.iscoroutine(r):
+                        await r
+                b = result.budget
+                groups = [g for _, g in sibling_groups(result.root, s.alpha)]
+                m = {"iteration": it, "kind": "mcts", "task": task.id, "success_rate": float(result.success),
+                     "mean_reward": result.episode.dense_return, "episode_length": len(result.episode.steps),
+                     "reward_std": 0.0, "action_validity": result.episode.action_validity,
+                     # nodes whose tried actions all have one Q: no pair, nothing to learn there
+                     "frac_reward_zero_std": (sum(len({round(e.q(s.alpha), 6) for e in g}) == 1 for g in groups) /
+                                              len(groups)) if groups else 0.0,
+                     "tokens": sum(len(e.sample.token_ids or ()) for n in result.root.walk() for e in n.edges),
+                     "time_rollout": round(result.budget.elapsed_s, 3), "time_sync": 0.0,
+                     "successes_found": result.successes_found, "simulations": result.simulations,
+                     "env_steps": b.steps, "restores": b.restores, "restore_s": round(b.restore_s, 3),
+                     "search_s": round(b.elapsed_s, 3), "tree_nodes": len(tree["nodes"]), "pairs": len(pairs),
+                     "dpo_margin_q": statistics.fmean(r["margin"] for _, r in pairs) if pairs else None,
+                     "dpo_loss": stats.extra.get("dpo_loss"), "dpo_margin": stats.extra.get("dpo_margin"),
+                     "dpo_accuracy": stats.extra.get("dpo_accuracy"), "pg_items": stats.items,
+                     "loss": stats.loss, "grad_norm": stats.grad_norm, "time_update": round(t_upd, 3),
+                     "wall_s": round(time.perf_counter() - t0, 3), "errored": errored}
+                run.log_metrics(m)
+                if (it + 1) % setup.checkpoint_every == 0 or it == setup.job.episodes - 1:
+                    save_checkpoint(run.path, it, setup.learner, {"success": result.success})
+                history.append(m)
+                if on_iteration is not None:
+                    on_iteration(m)
+        finally:
+            with contextlib.suppress(Exception):
+                await env.close()
+    return history
+
+
+async def run_mcts(job: MCTSJob, *, on_iteration: Callable[[dict[str, Any]], None] | None = None,
+                   site_urls: dict[str, str] | None = None) -> tuple[Any, list[dict[str, Any]]]:
+    from halo.eval import local_sites, needs_local_sites, resolve_tasks
+
+    setup = await setup_mcts(job)
+    try:
+        with local_sites(needs_local_sites(job.tasks, job.sites), site_urls) as urls:
+            tasks = resolve_tasks(job.tasks, job.sites, urls)
+            history = await train_mcts(setup, tasks, on_iteration)
+    finally:
+        await setup.sampler.aclose()
+    return setup.run, history

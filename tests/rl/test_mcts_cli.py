@@ -1,0 +1,48 @@
+"""`halo train mcts` and scripts/train_mcts.py: bad input stops at the door (before any model, browser or site), the
+original flags map onto the command, and the config's mcts block is read (unknown keys refused)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from halo.cli import app
+from halo.errors import ConfigError
+from halo.rl.config import load_rl_config
+from halo.train_mcts import mcts_settings
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.mark.parametrize("args,message", [(["--episodes", "0"], "--episodes must be >= 1"),
+                                          (["--simulations", "0"], "simulations must be >= 1"),
+                                          (["--alpha", "2"], "alpha must be in [0, 1]"),
+                                          (["--restore", "teleport"], "restore must be auto, fork or replay"),
+                                          (["--critic", "same"], "can only answer with actions")])
+def test_bad_input_exits_before_any_run(args, message, tmp_path):
+    res = CliRunner().invoke(app, ["train", "mcts", "--runs-dir", str(tmp_path), *args])
+    assert res.exit_code == 2 and message in " ".join(res.output.split()), res.output
+    assert not list(tmp_path.iterdir())  # no run directory was made
+
+
+def test_the_config_block_is_read_and_unknown_keys_refused():
+    s, d, job = mcts_settings(load_rl_config(None), {"simulations": 7}, 70, 0.7)
+    assert (s.simulations, s.ucb_c, s.children, s.max_steps) == (7, 1.414, 5, 70) and d.beta > 0
+    assert job["critic"] == "none"
+    with pytest.raises(ConfigError, match="unknown keys"):
+        mcts_settings({"mcts": {"simulatons": 3}}, {}, 70, 0.7)
+
+
+def test_script_keeps_the_original_flags():
+    sys.path.insert(0, str(ROOT / "scripts"))
+    from train_mcts import translate
+
+    out = translate(["--policy_url", "http://h:8000/v1", "--domain", "omnizon", "--simulations", "12",
+                     "--ucb_c", "2.0", "--episodes", "4", "--run-name", "mcts"])
+    assert out[:2] == ["train", "mcts"] and out[out.index("--tasks") + 1] == "omnizon"
+    assert out[out.index("--simulations") + 1] == "12" and out[out.index("--ucb-c") + 1] == "2.0"
+    assert out[out.index("--episodes") + 1] == "4" and out[out.index("--base-url") + 1] == "http://h:8000/v1"
+    assert out[out.index("--mode") + 1] == "qwen3vl_base" and out[-2:] == ["--run-name", "mcts"]
