@@ -53,9 +53,9 @@ async def run(a) -> dict:
     random.seed(a.seed)
     model_dir = Path(a.model_dir)
     if not (model_dir / "config.json").is_file():
-        build_tiny_model(model_dir, seed=a.seed)
+        build_tiny_model(model_dir, seed=a.seed, hidden=a.hidden)
     prompt_cfg = PromptConfig(max_pixels=16384, min_pixels=4096, actions=("click", "go_back", "send_msg_to_user"),
-                              elements="visible", text="goal", text_max_chars=24, single_tool=True, system="brief",
+                              elements="visible", text="goal", text_max_chars=24, single_tool=True, system=a.system,
                               goal_last=a.goal_last)
     constrained = a.constrained
     pol = HFPolicy(model_dir, decoding=DecodingConfig(temperature=1.0, max_tokens=128, constrained=constrained,
@@ -68,13 +68,13 @@ async def run(a) -> dict:
     curve, gaps, t_sample, t_update = [], [], [], []
     for it in range(a.iterations):
         reqs = []
-        for _ in range(2):
+        for _ in range(a.goals):
             d = random.choice(DEPTS)
             o = observation(d, random.randrange(100))
             reqs.append((d, o, pol.build_prompt(o)))
         t0 = time.perf_counter()
         outs = await asyncio.gather(*(pol.sample_prompt(p, o, 8) for _, o, p in reqs))
-        t_sample.append((time.perf_counter() - t0) / 16)
+        t_sample.append((time.perf_counter() - t0) / (8 * a.goals))
         items, succ = [], []
         for (d, o, p), samples in zip(reqs, outs):
             r = [float(s.action is not None and s.action.name == "click" and s.action.element == target[d])
@@ -106,7 +106,8 @@ async def run(a) -> dict:
                   f"{statistics.fmean(t_update[-10:]):.2f} s/update", flush=True)
     mem = torch.cuda.max_memory_allocated() / 2 ** 20 if a.device.startswith("cuda") else None
     return {"device": a.device, "dtype": a.dtype, "constrained": constrained, "lr": a.lr, "epochs": a.epochs,
-            "rank": a.rank, "targets": a.targets, "goal_last": a.goal_last, "modules_to_save": a.save,
+            "rank": a.rank, "targets": a.targets, "goal_last": a.goal_last, "system": a.system, "hidden": a.hidden,
+            "goals_per_iteration": a.goals, "modules_to_save": a.save,
             "torch": torch.__version__, "gpu": torch.cuda.get_device_name() if a.device.startswith("cuda") else None,
             "success_curve": curve, "first10": statistics.fmean(curve[:10]), "last10": statistics.fmean(curve[-10:]),
             "max_logprob_gap_sampler_vs_learner": max(gaps) if gaps else None,
@@ -123,6 +124,9 @@ def main() -> None:
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--epochs", type=int, default=1)
     p.add_argument("--goal-last", action="store_true")
+    p.add_argument("--system", default="brief", choices=("full", "brief", "none"))
+    p.add_argument("--hidden", type=int, default=64, help="width of the tiny model built when --model-dir is empty")
+    p.add_argument("--goals", type=int, default=2, help="goals (GRPO groups of 8) per iteration")
     p.add_argument("--save", default="", help="modules trained in full beside LoRA (embed_tokens,lm_head)")
     p.add_argument("--rank", type=int, default=8)
     p.add_argument("--targets", default="q_proj,k_proj,v_proj,o_proj")

@@ -111,3 +111,14 @@ def test_element_tool_only_with_the_accessibility_tree():
     without = {a for a in tool_schemas(False)[1]["function"]["parameters"]["properties"]["action"]["enum"]}
     with_ = {a for a in tool_schemas(True)[1]["function"]["parameters"]["properties"]["action"]["enum"]}
     assert without == {"goto", "go_back"} and {"click", "fill", "select_option"} <= with_
+
+
+def test_system_none_sends_no_system_turn():
+    p = build_prompt(make_obs(), PromptConfig(system="none"))
+    assert p.system == ""
+    assert [m["role"] for m in p.openai_messages()] == ["user"]
+    assert [m["role"] for m in p.hf_messages()] == ["user"]
+    assert [m["role"] for m in build_prompt(make_obs(), PromptConfig(system="brief")).openai_messages()] == [
+        "system", "user"]
+    with pytest.raises(ValueError, match="full, brief or none"):
+        PromptConfig(system="short")

@@ -57,7 +57,9 @@ class PromptConfig:
     text: str = "free"
     text_max_chars: int = MAX_TEXT
     single_tool: bool = False
-    system: str = "full"  # full: Qwen's tool-calling system prompt; brief: one paragraph naming the actions
+    # full: Qwen's tool-calling system prompt; brief: one paragraph naming the actions; none: no system turn (a
+    # random-init model reads nothing from it, and every prompt token dilutes its attention to the goal)
+    system: str = "full"
     tree: str = "full"  # full: the accessibility tree; controls: one line per element the policy may act on
     tree_name_chars: int = 40  # with tree: controls, each element's name is cut to this many characters
     goal_last: bool = False  # the goal as the prompt's last line, nearest the reply (small models attend to it)
@@ -76,8 +78,8 @@ class PromptConfig:
             raise ValueError(f"elements must be one of {ELEMENT_FILTERS}, got {self.elements!r}")
         if self.text not in TEXT_SOURCES:
             raise ValueError(f"text must be one of {TEXT_SOURCES}, got {self.text!r}")
-        if self.system not in ("full", "brief"):
-            raise ValueError(f"system must be full or brief, got {self.system!r}")
+        if self.system not in ("full", "brief", "none"):
+            raise ValueError(f"system must be full, brief or none, got {self.system!r}")
         if self.tree not in ("full", "controls"):
             raise ValueError(f"tree must be full or controls, got {self.tree!r}")
         if not 1 <= self.text_max_chars <= MAX_TEXT:
@@ -108,15 +110,15 @@ class Prompt:
 
     def openai_messages(self) -> list[dict[str, Any]]:
         """Chat-completions messages: the image as a base64 data URL (vLLM, OpenAI and compatible servers)."""
-        return [{"role": "system", "content": self.system},
-                {"role": "user", "content": [{"type": "image_url", "image_url": {"url": self.image_data_url()}},
-                                             {"type": "text", "text": self.user_text}]}]
+        system = [{"role": "system", "content": self.system}] if self.system else []
+        image = {"type": "image_url", "image_url": {"url": self.image_data_url()}}
+        return system + [{"role": "user", "content": [image, {"type": "text", "text": self.user_text}]}]
 
     def hf_messages(self) -> list[dict[str, Any]]:
         """Messages for a Hugging Face processor's chat template (every content a list of parts; the image is
         passed to the processor separately, in order)."""
-        return [{"role": "system", "content": [{"type": "text", "text": self.system}]},
-                {"role": "user", "content": [{"type": "image"}, {"type": "text", "text": self.user_text}]}]
+        system = [{"role": "system", "content": [{"type": "text", "text": self.system}]}] if self.system else []
+        return system + [{"role": "user", "content": [{"type": "image"}, {"type": "text", "text": self.user_text}]}]
 
     def pil_image(self):
         from PIL import Image
@@ -219,8 +221,12 @@ def build_prompt(obs: Observation, cfg: PromptConfig | None = None) -> Prompt:
     cfg = cfg or PromptConfig()
     image, mime, size = resize_screenshot(obs.screenshot, cfg)
     include = cfg.include_axtree or cfg.elements != "all"
-    system = brief_system_prompt(cfg.actions) if cfg.system == "brief" else system_prompt(include, cfg.actions,
-                                                                                         cfg.single_tool)
+    if cfg.system == "none":
+        system = ""
+    elif cfg.system == "brief":
+        system = brief_system_prompt(cfg.actions)
+    else:
+        system = system_prompt(include, cfg.actions, cfg.single_tool)
     return Prompt(system=system, user_text=user_text(obs, cfg), image=image,
                   image_mime=mime, image_size=size)
 

@@ -122,7 +122,7 @@ def build_processor(tokenizer):
     return ImageOnlyQwen3VLProcessor(image_processor=images, tokenizer=tokenizer, chat_template=CHAT_TEMPLATE)
 
 
-def build_model(tokenizer, seed: int = 0, hidden: int = HIDDEN):
+def build_model(tokenizer, seed: int = 0, hidden: int = HIDDEN, init_std: float | None = None):
     import torch
     from transformers import Qwen3VLConfig, Qwen3VLForConditionalGeneration
 
@@ -133,6 +133,7 @@ def build_model(tokenizer, seed: int = 0, hidden: int = HIDDEN):
             num_attention_heads=4, num_key_value_heads=2, head_dim=hidden // 4, max_position_embeddings=8192,
             rope_parameters={"rope_type": "default", "rope_theta": 5_000_000.0,
                              "mrope_section": [hidden // 16, hidden // 32, hidden // 32], "mrope_interleaved": True},
+            initializer_range=init_std or 0.02,
             tie_word_embeddings=False, pad_token_id=ids["<|endoftext|>"], bos_token_id=ids["<|endoftext|>"],
             eos_token_id=ids["<|im_end|>"]),
         vision_config=dict(depth=2, hidden_size=hidden, intermediate_size=2 * hidden, num_heads=4, patch_size=16,
@@ -156,17 +157,18 @@ def build_model(tokenizer, seed: int = 0, hidden: int = HIDDEN):
     return model
 
 
-def build_tiny_model(out_dir: str | os.PathLike, seed: int = 0) -> Path:
+def build_tiny_model(out_dir: str | os.PathLike, seed: int = 0, hidden: int = HIDDEN,
+                     init_std: float | None = None) -> Path:
     """Build and save the tiny model, tokenizer and processor into ``out_dir``; same seed, same files."""
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     tokenizer = build_tokenizer(seed)
     processor = build_processor(tokenizer)
-    model = build_model(tokenizer, seed)
+    model = build_model(tokenizer, seed, hidden, init_std)
     model.save_pretrained(out)
     processor.save_pretrained(out)
-    (out / "HALO_TINY.json").write_text(json.dumps({"seed": seed, "vocab": len(tokenizer), "hidden": HIDDEN,
+    (out / "HALO_TINY.json").write_text(json.dumps({"seed": seed, "vocab": len(tokenizer), "hidden": hidden,
                                                     "params": sum(p.numel() for p in model.parameters())}))
     return out
 

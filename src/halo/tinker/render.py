@@ -52,9 +52,9 @@ def load_renderer(renderer_name: str, model_name: str) -> Any:
 
 def prompt_messages(prompt: Prompt) -> list[dict[str, Any]]:
     """HALO's prompt as tinker-cookbook messages: the system prompt, then the screenshot and the step text."""
-    return [{"role": "system", "content": prompt.system},
-            {"role": "user", "content": [{"type": "image", "image": prompt.pil_image()},
-                                         {"type": "text", "text": prompt.user_text}]}]
+    system = [{"role": "system", "content": prompt.system}] if prompt.system else []
+    image = {"type": "image", "image": prompt.pil_image()}
+    return system + [{"role": "user", "content": [image, {"type": "text", "text": prompt.user_text}]}]
 
 
 def render_prompt(renderer: Any, prompt: Prompt):
