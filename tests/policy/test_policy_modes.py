@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import shlex
 
 import pytest
@@ -69,26 +70,42 @@ def test_bad_modes_files_say_what_is_wrong(tmp_path):
         make_policy(get_mode("t", f))
 
 
-def test_vllm_command_enables_runtime_lora():
+def test_vllm_command_runs_vllm_from_its_own_environment_with_runtime_lora(tmp_path, monkeypatch):
+    monkeypatch.setenv("HALO_VLLM_PYTHON", "/opt/vllm-env/bin/python")
     cmd = vllm_command(get_mode("qwen3vl_grpo"))
     argv = cmd.argv
-    assert argv[:3] == ["vllm", "serve", "Qwen/Qwen3-VL-8B-Instruct"]
+    assert argv[:5] == ["/opt/vllm-env/bin/python", "-m", "vllm.entrypoints.openai.api_server", "--model",
+                        "Qwen/Qwen3-VL-8B-Instruct"]
     assert "--enable-lora" in argv and argv[argv.index("--max-model-len") + 1] == "16384"
     assert argv[argv.index("--gpu-memory-utilization") + 1] == "0.85"
     assert argv[argv.index("--logprobs-mode") + 1] == "processed_logprobs"
     assert argv[argv.index("--generation-config") + 1] == "vllm"
-    assert argv[argv.index("--lora-modules") + 1] == "grpo=runs/grpo/checkpoints/latest"
+    assert json.loads(argv[argv.index("--limit-mm-per-prompt") + 1]) == {"image": 1, "video": 0}
+    assert json.loads(argv[argv.index("--mm-processor-kwargs") + 1]) == {
+        "size": {"shortest_edge": 65536, "longest_edge": 921600}}  # the mode's pixel budget
+    assert "--lora-modules" not in argv  # no adapter there yet: `halo eval` loads it at run time
     assert cmd.env == {"VLLM_ALLOW_RUNTIME_LORA_UPDATING": "True"}
+    adapter = tmp_path / "latest"
+    adapter.mkdir()
+    argv = vllm_command(get_mode("qwen3vl_grpo").with_overrides(adapter=str(adapter))).argv
+    assert argv[argv.index("--lora-modules") + 1] == f"grpo={adapter.resolve()}"
+    tiny = vllm_command(get_mode("tiny_vllm"))
+    assert tiny.argv[tiny.argv.index("--dtype") + 1] == "float32" and tiny.env["VLLM_CPU_KVCACHE_SPACE"] == "1"
+    assert tiny.argv[tiny.argv.index("--served-model-name") + 1] == "models/tiny-qwen3vl"
     with pytest.raises(ConfigError, match="not served by vLLM"):
         vllm_command(get_mode("gpt_baseline"))
 
 
-def test_cli_serve_policy_dry_run():
+def test_cli_serve_policy_dry_run_and_a_missing_vllm_environment(monkeypatch, tmp_path):
     r = CliRunner().invoke(app, ["serve-policy", "--mode", "qwen3vl_base", "--dry-run", "--port", "8123"])
     assert r.exit_code == 0, r.output
     words = shlex.split(r.output)
-    assert words[0] == "VLLM_ALLOW_RUNTIME_LORA_UPDATING=True" and words[1:3] == ["vllm", "serve"]
+    assert words[0] == "VLLM_ALLOW_RUNTIME_LORA_UPDATING=True" and words[1].endswith("/bin/python")
+    assert words[2:4] == ["-m", "vllm.entrypoints.openai.api_server"]
     assert words[words.index("--port") + 1] == "8123" and "--lora-modules" not in words
+    monkeypatch.setenv("HALO_VLLM_PYTHON", str(tmp_path / "nowhere" / "python"))
+    r = CliRunner().invoke(app, ["serve-policy", "--mode", "qwen3vl_base"])
+    assert r.exit_code == 2 and "make vllm" in r.output
     r = CliRunner().invoke(app, ["serve-policy", "--mode", "nope", "--dry-run"])
     assert r.exit_code == 2 and "unknown mode 'nope'" in r.output
 

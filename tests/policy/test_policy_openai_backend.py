@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import base64
 import io
+import json
 import socket
 
 import pytest
@@ -108,11 +109,15 @@ async def test_native_tool_calls_are_parsed(chat_server):
 async def test_constrained_decoding_goes_into_the_request(chat_server):
     dec = DecodingConfig(constrained=True)
     async with client(chat_server.url, decoding=dec, prompt=PromptConfig(include_axtree=True)) as pol:
-        await pol.sample_single(make_obs())
-    schema = chat_server.requests[0]["structured_outputs"]["json"]
+        s = await pol.sample_single(make_obs())
+    # the in-process grammar itself (tool-call tags, compact JSON), as EBNF; the sample names it for the learner
+    ebnf = chat_server.requests[0]["structured_outputs"]["grammar"]
+    assert '"<tool_call>\\n"' in ebnf and '"\\n</tool_call>"' in ebnf and '(("\\"12\\"") | ("\\"13\\""))' in ebnf
+    schema = json.loads(s.grammar)
     element_enums = [c["properties"]["arguments"]["properties"]["element"]["enum"] for c in schema["anyOf"]
                      if "element" in c["properties"]["arguments"]["properties"]]
     assert element_enums and all(e == ["12", "13"] for e in element_enums)
+    assert s.sampler_logprobs == s.logprobs
     chat_server.requests.clear()
     async with client(chat_server.url, decoding=dec, guided_style="guided_json") as pol:
         await pol.sample_single(make_obs())
@@ -124,10 +129,13 @@ async def test_constrained_decoding_goes_into_the_request(chat_server):
     assert req["response_format"]["type"] == "json_schema" and "return_token_ids" not in req
 
 
-async def test_runtime_lora_adapters(chat_server):
+async def test_runtime_lora_adapters(chat_server, tmp_path):
     async with client(chat_server.url, model="grpo-v2") as pol:
-        await pol.load_lora_adapter("grpo-v2", "/ckpt/v2")
-        assert chat_server.adapters == {"grpo-v2": "/ckpt/v2"}
+        with pytest.raises(PolicyError, match="no PEFT adapter at .*adapter_config.json missing"):
+            await pol.load_lora_adapter("grpo-v2", str(tmp_path))  # refused here, before the server is asked
+        (tmp_path / "adapter_config.json").write_text("{}")
+        await pol.load_lora_adapter("grpo-v2", str(tmp_path))
+        assert chat_server.adapters == {"grpo-v2": str(tmp_path)}
         s = await pol.sample_single(make_obs())
         assert chat_server.requests[-1]["model"] == "grpo-v2" and s.action is not None
         await pol.unload_lora_adapter("grpo-v2")

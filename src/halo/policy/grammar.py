@@ -2,8 +2,9 @@
 
 A reply is one tool call ``{"name": <tool>, "arguments": {...}}``. Three tools:
 ``computer_use`` (Qwen3-VL's own, coordinates 0..1000), ``browser`` (element actions on accessibility-tree ids,
-``goto``, ``go_back``) and ``send_msg_to_user``. Constrained decoding holds a model to this schema: vLLM takes it
-in the request (``structured_outputs`` / legacy ``guided_json``), in-process decoding compiles it with xgrammar.
+``goto``, ``go_back``) and ``send_msg_to_user``. Constrained decoding holds a model to this schema inside its
+``<tool_call>`` tags: in-process decoding compiles the grammar with xgrammar, and a vLLM request carries the same
+grammar as EBNF (``structured_outputs.grammar``; the legacy ``guided_json`` style sends the schema alone).
 """
 
 from __future__ import annotations
@@ -200,11 +201,15 @@ class ToolCallGrammar:
     The JSON is compact (json.dumps separators, no free whitespace) so a weak model cannot spend its token budget
     on spaces. Compiled grammars are cached by schema (per-page element ids make a new one)."""
 
-    def __init__(self, tokenizer: Any, vocab_size: int | None = None, cache_size: int = 32):
+    def __init__(self, tokenizer: Any, vocab_size: int | None = None, cache_size: int = 32,
+                 stop_token_ids: Sequence[int] | None = None):
         import xgrammar as xgr
 
         self._xgr = xgr
-        self.tokenizer_info = xgr.TokenizerInfo.from_huggingface(tokenizer, vocab_size=vocab_size)
+        # stop tokens (allowed once the reply is complete): the model's end-of-sequence ids, as vLLM allows them
+        # (its generation config's, not only the tokenizer's), so both end a reply the same ways
+        self.tokenizer_info = xgr.TokenizerInfo.from_huggingface(
+            tokenizer, vocab_size=vocab_size, stop_token_ids=list(stop_token_ids) if stop_token_ids else None)
         self.compiler = xgr.GrammarCompiler(self.tokenizer_info)
         self._cache: dict[str, Any] = {}
         self.cache_size = cache_size
@@ -213,14 +218,25 @@ class ToolCallGrammar:
         """An ``xgrammar.CompiledGrammar`` for the schema (default: the whole action space)."""
         key = json.dumps(schema or action_json_schema())  # key order is the order the model must write
         if key not in self._cache:
-            xgr = self._xgr
-            body = xgr.Grammar.from_json_schema(key, any_whitespace=False)
-            grammar = xgr.Grammar.concat(xgr.Grammar.from_ebnf(f"root ::= {json.dumps(TOOL_CALL_OPEN)}"), body,
-                                         xgr.Grammar.from_ebnf(f"root ::= {json.dumps(TOOL_CALL_CLOSE)}"))
             if len(self._cache) >= self.cache_size:
                 self._cache.pop(next(iter(self._cache)))
-            self._cache[key] = self.compiler.compile_grammar(grammar)
+            self._cache[key] = self.compiler.compile_grammar(tool_call_grammar(json.loads(key)))
         return self._cache[key]
+
+
+def tool_call_grammar(schema: dict[str, Any] | None = None):
+    """The ``xgrammar.Grammar`` of one reply: ``<tool_call>\n{compact JSON of the schema}\n</tool_call>``."""
+    import xgrammar as xgr
+
+    body = xgr.Grammar.from_json_schema(json.dumps(schema or action_json_schema()), any_whitespace=False)
+    return xgr.Grammar.concat(xgr.Grammar.from_ebnf(f"root ::= {json.dumps(TOOL_CALL_OPEN)}"), body,
+                              xgr.Grammar.from_ebnf(f"root ::= {json.dumps(TOOL_CALL_CLOSE)}"))
+
+
+def tool_call_ebnf(schema: dict[str, Any] | None = None) -> str:
+    """The same grammar as EBNF text: what a vLLM request sends (``structured_outputs.grammar``; vLLM compiles it
+    with xgrammar too), so served and in-process constrained decoding allow exactly the same replies."""
+    return str(tool_call_grammar(schema))
 
 
 def compile_tool_call_grammar(tokenizer: Any, schema: dict[str, Any] | None = None, vocab_size: int | None = None):

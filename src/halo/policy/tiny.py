@@ -2,7 +2,9 @@
 runs on a laptop CPU. Random weights (~1M parameters) and a byte-level BPE tokenizer trained here on a synthetic
 corpus of agent-like text, with Qwen's special tokens; a few MB on disk (REFERENCE.md §4).
 
-The processor has no video processor: Qwen3-VL's needs torchvision, which this path avoids.
+The in-process path loads an image-only processor (Qwen3-VL's video processor needs torchvision, which it avoids);
+the directory still holds what vLLM's loader expects of a Qwen3-VL checkpoint (``standard_processor_files``), so one
+model serves both.
 """
 
 from __future__ import annotations
@@ -168,9 +170,29 @@ def build_tiny_model(out_dir: str | os.PathLike, seed: int = 0, hidden: int = HI
     model = build_model(tokenizer, seed, hidden, init_std)
     model.save_pretrained(out)
     processor.save_pretrained(out)
+    standard_processor_files(out, processor.image_processor)
     (out / "HALO_TINY.json").write_text(json.dumps({"seed": seed, "vocab": len(tokenizer), "hidden": hidden,
                                                     "params": sum(p.numel() for p in model.parameters())}))
     return out
+
+
+def standard_processor_files(out: Path, images) -> None:
+    """What vLLM (``AutoProcessor``) reads from a Qwen3-VL directory: ``processor_class: Qwen3VLProcessor`` (not
+    HALO's image-only subclass, unknown to other programs) and a ``video_preprocessor_config.json``, with the same
+    patch, merge and normalisation as the images (vLLM serves with ``--limit-mm-per-prompt video=0``)."""
+    for name in ("processor_config.json", "tokenizer_config.json"):
+        f = out / name
+        if f.is_file():
+            cfg = json.loads(f.read_text())
+            cfg["processor_class"] = "Qwen3VLProcessor"
+            f.write_text(json.dumps(cfg, indent=2, sort_keys=True) + "\n")
+    video = {"video_processor_type": "Qwen3VLVideoProcessor", "processor_class": "Qwen3VLProcessor",
+             "patch_size": images.patch_size, "temporal_patch_size": images.temporal_patch_size,
+             "merge_size": images.merge_size, "image_mean": list(images.image_mean),
+             "image_std": list(images.image_std), "size": {"shortest_edge": 128 * 32 * 32,
+                                                           "longest_edge": 768 * 32 * 32},
+             "do_sample_frames": True, "fps": 2, "min_frames": 4, "max_frames": 768}
+    (out / "video_preprocessor_config.json").write_text(json.dumps(video, indent=2, sort_keys=True) + "\n")
 
 
 def is_tiny_model(path: str | os.PathLike) -> bool:
