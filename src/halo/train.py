@@ -39,6 +39,9 @@ class GRPOJob:
     grpo_overrides: dict[str, Any] = field(default_factory=dict)  # any GRPOSettings or OptimSettings field
     lora_overrides: dict[str, Any] = field(default_factory=dict)
     allow_group_size_one: bool = False  # a group of 1 has no advantage to learn from: refused unless asked for
+    log: str = "none"  # tracker beside metrics.jsonl: none | tensorboard | wandb (halo.tracking)
+    sets: tuple[str, ...] = ()  # --set key.path=value: rl_config sections and mode.* (halo.config_files)
+    modes_file: str | None = None
 
 
 def settings_from_config(cfg: dict[str, Any], grpo_over: dict[str, Any], lora_over: dict[str, Any],
@@ -76,7 +79,7 @@ def resolve_mode(job: GRPOJob, cfg: dict[str, Any]):
     # decoding comes from the mode (modes.yaml) and the command line; rl_config's ``policy`` section is for
     # trainers without a mode (Tinker) and names the default mode
     name = job.mode or (cfg.get("policy") or {}).get("mode") or "tiny"
-    return get_mode(name).with_overrides(**job.mode_overrides).for_training()
+    return get_mode(name, job.modes_file, job.sets).with_overrides(**job.mode_overrides).for_training()
 
 
 @dataclass
@@ -92,6 +95,7 @@ class GRPOSetup:
     rewards: RewardConfig
     sync: Any = None
     start: int = 0
+    record: dict[str, Any] = field(default_factory=dict)  # the run's config.yaml
 
 
 async def setup_grpo(job: GRPOJob, console: Any = None) -> GRPOSetup:
@@ -100,13 +104,16 @@ async def setup_grpo(job: GRPOJob, console: Any = None) -> GRPOSetup:
     from halo.rl.checkpoint import clean_stale, latest_checkpoint, load_checkpoint, truncate_metrics, write_run_config
     from halo.runs import RunDir
 
-    cfg = load_rl_config(job.config_path)
+    cfg = load_rl_config(job.config_path, job.sets)
     mode = resolve_mode(job, cfg)
     dec = mode.decoding_config()
     settings, optim, lora, rewards = settings_from_config(cfg, job.grpo_overrides, job.lora_overrides,
                                                           temperature=dec.temperature, max_tokens=dec.max_tokens)
     if job.resume and not job.run_name:
         raise ConfigError("--resume needs --run-name (the run directory to continue)")
+    from halo.tracking import check_tracker
+
+    check_tracker(job.log)
     await validate_grpo_job(job, cfg, mode, settings, optim, lora)  # before any model, run dir, browser or site
     run = RunDir(job.runs_dir, job.run_name, prefix="grpo")
     clean_stale(run.path)  # temp dirs of checkpoint writes a kill cut short
@@ -122,8 +129,11 @@ async def setup_grpo(job: GRPOJob, console: Any = None) -> GRPOSetup:
         from halo.rl.lora_sync import LoraSync
 
         sampler = make_policy(mode)
-        learner_policy = HFPolicy(job.learner_model or mode.model, decoding=dec, prompt=mode.prompt_config(),
-                                  device=job.device)
+        if dec.jump_forward:
+            raise ConfigError(f"mode {mode.name}: jump_forward is in-process decoding only; vLLM samples every token "
+                              "the grammar allows")
+        learner_policy = HFPolicy(job.learner_model or mode.model, adapter=mode.adapter, decoding=dec,
+                                  prompt=mode.prompt_config(), device=job.device)
         sync = LoraSync(sampler, prefix=f"halo-{run.path.name}")
     learner = LoRALearner(learner_policy, lora, optim, temperature=settings.temperature)
     start = 0
@@ -141,18 +151,21 @@ async def setup_grpo(job: GRPOJob, console: Any = None) -> GRPOSetup:
             await sync(last, str(ck))
     record = {"command": "train grpo", "tasks": job.tasks, "sites": job.sites, "mode": mode.model_dump(),
               **settings_record(settings, lora, optim), "rewards": cfg.get("rewards"),
-              "resumed_at_iteration": start if job.resume else None}
+              "resumed_at_iteration": start if job.resume else None, "sets": list(job.sets)}
     write_run_config(run, record, resume=job.resume,  # a resume keeps the first config.yaml, adds to resumes.yaml
                      overrides={"mode": job.mode_overrides, "grpo": job.grpo_overrides, "lora": job.lora_overrides})
     return GRPOSetup(job=job, run=run, mode=mode, sampler=sampler, learner=learner, settings=settings,
-                     rewards=rewards, sync=sync, start=start)
+                     rewards=rewards, sync=sync, start=start, record=record)
 
 
 async def train_grpo(setup: GRPOSetup, tasks: list[Any],
                      on_iteration: Callable[[IterationResult], None] | None = None) -> list[dict[str, Any]]:
-    trainer = GRPOTrainer(setup.sampler, setup.learner, tasks, setup.settings, setup.run,
-                          reward_config=setup.rewards, sync=setup.sync)
-    return await trainer.train(start_iteration=setup.start, on_iteration=on_iteration)
+    from halo.tracking import open_tracker
+
+    with open_tracker(setup.job.log, setup.run.path, setup.record) as tracker:
+        trainer = GRPOTrainer(setup.sampler, setup.learner, tasks, setup.settings, setup.run,
+                              reward_config=setup.rewards, sync=setup.sync, tracker=tracker)
+        return await trainer.train(start_iteration=setup.start, on_iteration=on_iteration)
 
 
 async def run_grpo(job: GRPOJob, *, console: Any = None,

@@ -12,7 +12,7 @@ import socket
 import subprocess
 import time
 from pathlib import Path
-from typing import IO
+from typing import IO, Self
 
 import httpx
 
@@ -47,7 +47,7 @@ class VLLMServer:
     def base_url(self) -> str:
         return f"http://127.0.0.1:{self.port}/v1"
 
-    def start(self) -> VLLMServer:
+    def start(self) -> Self:
         check_installed(self.cmd)
         self.log_path.parent.mkdir(parents=True, exist_ok=True)
         self._log = open(self.log_path, "ab")  # noqa: SIM115 - held open for the server's lifetime
@@ -112,7 +112,7 @@ class VLLMServer:
             self._log.close()
             self._log = None
 
-    def __enter__(self) -> VLLMServer:
+    def __enter__(self) -> Self:
         return self.start()
 
     def __exit__(self, *exc) -> None:

@@ -25,6 +25,9 @@ from halo.rl.rewards import RewardConfig
 from halo.rl.rollout import Episode, run_group
 
 
+SAVE_EPISODES = ("sample", "all", "best_worst", "none")
+
+
 @dataclass(frozen=True)
 class GRPOSettings:
     iterations: int = 10
@@ -38,7 +41,8 @@ class GRPOSettings:
     skip_zero_std_groups: bool = False
     checkpoint_every: int = 10
     seed: int = 0
-    save_episodes: str = "best_worst"  # "all" | "best_worst" | "none" (per group)
+    save_episodes: str = "sample"  # sample: best+worst per group, whole groups every save_group_every | all | best_worst | none
+    save_group_every: int = 5  # "sample": every episode of an iteration's first group every this many iterations
     update_epochs: int = 1  # optimizer steps on each iteration's samples (GRPO's mu; >1 makes the ratio clip bite)
     curriculum: str = "auto"  # auto: learning-progress sampling when every task is a family instance; on | off
     curriculum_window: int = 32  # recent episodes per family estimating its success
@@ -49,15 +53,15 @@ class GRPOSettings:
     def __post_init__(self) -> None:
         if self.advantage not in ("episode", "step", "gigpo"):
             raise ConfigError(f"advantage must be 'episode', 'step' or 'gigpo', got {self.advantage!r}")
-        if self.save_episodes not in ("all", "best_worst", "none"):
-            raise ConfigError(f"save_episodes must be all, best_worst or none, got {self.save_episodes!r}")
+        if self.save_episodes not in SAVE_EPISODES:
+            raise ConfigError(f"save_episodes must be one of {', '.join(SAVE_EPISODES)}, got {self.save_episodes!r}")
         if self.curriculum not in ("auto", "on", "off"):
             raise ConfigError(f"curriculum must be auto, on or off, got {self.curriculum!r}")
         check_max_error_share(self.max_error_share)
         if self.refill_zero_variance < 0:
             raise ConfigError(f"refill_zero_variance must be >= 0, got {self.refill_zero_variance}")
         for k in ("iterations", "tasks_per_iteration", "group_size", "max_steps", "checkpoint_every",
-                  "update_epochs", "curriculum_window"):
+                  "update_epochs", "curriculum_window", "save_group_every"):
             if getattr(self, k) < 1:
                 raise ConfigError(f"{k} must be >= 1, got {getattr(self, k)}")
         if not 0 < self.discount <= 1:
@@ -95,13 +99,15 @@ def build_items(groups: Sequence[Sequence[Episode]], s: GRPOSettings) -> tuple[l
             adv_per_step = step_advantages([[st.reward.total for st in e.steps] for e in eps], s.discount)
         for e, advs in zip(eps, adv_per_step):
             for st, a in zip(e.steps, advs):
+                st.advantage = float(a)  # the viewer shows it beside the step
                 smp = st.sample
                 if st.prompt is None or not smp.token_ids or smp.logprobs is None or a == 0.0:
                     continue
                 constrained = smp.grammar is not None and smp.sampler_logprobs is not None
                 items.append(TrainItem(prompt=st.prompt, token_ids=tuple(smp.token_ids),
                                        sampler_logprobs=tuple(smp.sampler_logprobs if constrained else smp.logprobs),
-                                       advantage=float(a), grammar=smp.grammar if constrained else None))
+                                       advantage=float(a), grammar=smp.grammar if constrained else None,
+                                       prompt_tokens=smp.prompt_tokens))
     return items, zero
 
 
@@ -140,7 +146,8 @@ class GRPOTrainer:
 
     def __init__(self, policy: Any, learner: LoRALearner, tasks: Sequence[Any], settings: GRPOSettings,
                  run: Any, *, reward_config: RewardConfig | None = None, pool: Any = None,
-                 sync: Callable[[int, str], Any] | None = None, env_kwargs: dict[str, Any] | None = None):
+                 sync: Callable[[int, str], Any] | None = None, env_kwargs: dict[str, Any] | None = None,
+                 tracker: Any = None):
         if not tasks:
             raise ConfigError("GRPO needs at least one task")
         self.policy, self.learner, self.tasks, self.s, self.run = policy, learner, list(tasks), settings, run
@@ -148,6 +155,7 @@ class GRPOTrainer:
         self.pool = pool
         self.sync = sync
         self.env_kwargs = env_kwargs or {}
+        self.tracker = tracker  # halo.tracking.Tracker: --log wandb|tensorboard beside metrics.jsonl
         self.sampler = make_sampler(self.tasks, settings.curriculum, CurriculumSettings(settings.curriculum_window),
                                     settings.seed)
 
@@ -181,36 +189,50 @@ class GRPOTrainer:
         for _ in range(s.update_epochs):
             stats = await asyncio.to_thread(self.learner.update, items)
         t_upd = time.perf_counter() - t1
-        t_sync = 0.0
-        if self.sync is not None:
+        t_save = t_sync = 0.0
+        if self.sync is not None:  # vLLM: the new adapter is saved, then hot-loaded (LoraSync)
             t2 = time.perf_counter()
             path = str(self.run.path / "checkpoints" / f"adapter_v{it:06d}")
             await asyncio.to_thread(self.learner.save_adapter, path)
+            t_save = time.perf_counter() - t2
             r = self.sync(it, path)
             if asyncio.iscoroutine(r):
                 await r
-            t_sync = time.perf_counter() - t2
+            t_sync = time.perf_counter() - t2 - t_save
         m = iteration_metrics(it, groups, zero)
         m.update({"loss": stats.loss, "grad_norm": stats.grad_norm, "clip_frac": stats.clip_frac,
                   "ratio_mean": stats.ratio_mean, "kl": stats.kl, "train_items": stats.items,
                   "dropped_items": int(stats.extra.get("dropped_items", 0)),
-                  "time_rollout": round(t_roll, 3), "time_update": round(t_upd, 3), "time_sync": round(t_sync, 3),
+                  "time_rollout": round(t_roll, 3), "time_update": round(t_upd, 3), "time_save": round(t_save, 3),
+                  "time_sync": round(t_sync, 3),
                   "tasks": [g[0].task_id for g in groups if g], "refills": refills,
                   "family_success": family_success(groups), "curriculum": self.sampler.state(),
                   "errors": error_counts(groups)})
         return IterationResult(iteration=it, episodes=[e for g in groups for e in g], groups=groups, metrics=m)
 
-    def save_episodes(self, res: IterationResult) -> None:
-        if self.s.save_episodes == "none":
-            return
+    def episodes_to_save(self, res: IterationResult) -> list[tuple[int, list[Episode]]]:
+        """(group index, episodes) to write: every one (``all``), the best and worst of each group (``best_worst``),
+        or those plus every episode of the first group every ``save_group_every`` iterations (``sample``)."""
+        mode, out = self.s.save_episodes, []
+        if mode == "none":
+            return out
         for gi, g in enumerate(res.groups):
             ok = [e for e in g if not e.errored]
-            chosen = ok if self.s.save_episodes == "all" else (
-                [max(ok, key=lambda e: e.dense_return), min(ok, key=lambda e: e.dense_return)] if ok else [])
-            unique = list({e.id: e for e in chosen}.values())
-            for j, e in enumerate(unique):
+            whole = mode == "all" or (mode == "sample" and gi == 0 and res.iteration % self.s.save_group_every == 0)
+            chosen = g if whole else ([max(ok, key=lambda e: e.dense_return), min(ok, key=lambda e: e.dense_return)]
+                                      if ok else [])
+            out.append((gi, list({e.id: e for e in chosen}.values())))
+        return out
+
+    def save_episodes(self, res: IterationResult) -> None:
+        from halo.rl.rescore import rescore_steps
+
+        chosen = self.episodes_to_save(res)
+        rescore_steps(self.learner, [st for _, eps in chosen for e in eps for st in e.steps])  # logprobs after
+        for gi, eps in chosen:
+            for j, e in enumerate(eps):
                 self.run.write_episode(f"it{res.iteration:04d}-g{gi}-{e.task_id.split('.')[-1]}-{j}", e,
-                                       extra={"iteration": res.iteration})
+                                       extra={"iteration": res.iteration, "group": gi})
 
     async def train(self, start_iteration: int = 0, progress: Any = None,
                     on_iteration: Callable[[IterationResult], None] | None = None) -> list[dict[str, Any]]:
@@ -232,6 +254,8 @@ class GRPOTrainer:
                     # metrics first: a kill between the two re-runs this iteration from the previous checkpoint,
                     # whose resume truncates metrics.jsonl back to it (no gap, no repeat)
                     self.run.log_metrics(res.metrics)
+                    if self.tracker is not None:
+                        self.tracker.log(res.metrics, it)
                     if (it + 1) % s.checkpoint_every == 0 or it == s.iterations - 1:
                         save_checkpoint(self.run.path, it, self.learner, {"mean_reward": res.metrics["mean_reward"]})
                     history.append(res.metrics)

@@ -36,6 +36,7 @@ class TrainItem:
     sampler_logprobs: tuple[float, ...]
     advantage: float
     grammar: str | None = None  # sampled under this grammar: learn on the masked (actually sampled) distribution
+    prompt_tokens: int | None = None  # the prompt's length as the sampler counted it (checked against the learner's)
 
 
 @dataclass(frozen=True)
@@ -77,6 +78,18 @@ class UpdateStats:
 def lora_target_regex(modules: Sequence[str]) -> str:
     """Only the language model's projections (Qwen3-VL's vision tower has its own q/k/v names we leave frozen)."""
     return r".*language_model.*\.(" + "|".join(modules) + r")$"
+
+
+def check_prompt_length(sampler_tokens: int | None, learner_tokens: int) -> None:
+    """The sampler (vLLM) and the learner must read the same prompt tokens, or every ratio compares different
+    things: a differing count (image resized differently, another chat template) stops the update, loudly."""
+    if sampler_tokens is not None and sampler_tokens != learner_tokens:
+        from halo.errors import PolicyError
+
+        raise PolicyError(f"the sampler read the prompt as {sampler_tokens} tokens and the learner as {learner_tokens}:"
+                          " they differ in the image's visual tokens or the chat template; serve the mode with "
+                          "`halo serve-policy --mode M` (it passes the mode's pixel budget to vLLM) and give the "
+                          "learner the served model's own directory (--learner-model)")
 
 
 def _by_prompt(items: Sequence[TrainItem]) -> list[list[TrainItem]]:
@@ -193,6 +206,7 @@ class LoRALearner:
         for group in _by_prompt(items):  # completions of one prompt share a forward (a group's first step)
             lp, ctx, mask = self._logprobs(group[0].prompt, [it.token_ids for it in group],
                                            [it.grammar for it in group])
+            check_prompt_length(group[0].prompt_tokens, ctx[2])
             L, dev = lp.shape[1], lp.device
             old = torch.tensor([list(it.sampler_logprobs[:len(it.token_ids)]) +
                                 [0.0] * (L - len(it.token_ids)) for it in group], dtype=lp.dtype, device=dev)
