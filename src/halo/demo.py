@@ -11,9 +11,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
-
-import yaml
+from typing import Any, Callable, Sequence
 
 from halo.errors import ConfigError
 
@@ -38,19 +36,22 @@ class DemoConfig:
     prompt: dict[str, Any] = field(default_factory=dict)  # max_pixels, min_pixels
 
     @classmethod
-    def load(cls, path: str | Path | None = None) -> "DemoConfig":
+    def load(cls, path: str | Path | None = None, sets: Sequence[str] = ()) -> "DemoConfig":
+        """configs/demo.yaml (yours over the shipped one) with ``--set demo.<key>=value`` applied, checked by its
+        schema (unknown keys and wrong types name the file and the key)."""
+        from pydantic import ValidationError
+
+        from halo.config_files import apply_sets, describe_errors, read_yaml, schema_from, sets_for
+
         f = Path(path) if path else _find_demo_file()
-        if f is None:
-            return cls()
+        data = read_yaml(f) if f is not None else {}
+        where = str(f) if f is not None else "demo settings"
+        data = apply_sets(data, sets_for(sets, ["demo"], strip=True), where)
         try:
-            data = yaml.safe_load(f.read_text()) or {}
-        except yaml.YAMLError as e:
-            raise ConfigError(f"{f} is not valid YAML: {e}") from None
-        known = set(cls.__dataclass_fields__)
-        unknown = set(data) - known
-        if unknown:
-            raise ConfigError(f"{f}: unknown keys {sorted(unknown)}; known: {sorted(known)}")
-        return cls(**data)
+            checked = schema_from("DemoFile", cls)(**data).model_dump(exclude_unset=True)
+        except ValidationError as e:
+            raise ConfigError(describe_errors(e, where)) from None
+        return cls(**checked)
 
 
 def _find_demo_file() -> Path | None:

@@ -45,6 +45,7 @@ class MCTSJob:
     mcts_overrides: dict[str, Any] = field(default_factory=dict)  # MCTSSettings and DPOSettings fields
     optim_overrides: dict[str, Any] = field(default_factory=dict)
     lora_overrides: dict[str, Any] = field(default_factory=dict)
+    log: str = "none"  # tracker beside metrics.jsonl: none | tensorboard | wandb (halo.tracking)
 
 
 def mcts_settings(cfg: dict[str, Any], over: dict[str, Any], max_steps: int, temperature: float
@@ -91,6 +92,7 @@ class MCTSSetup:
     critic: Any = None
     sync: Any = None
     checkpoint_every: int = 5
+    record: dict[str, Any] = field(default_factory=dict)  # the run's config.yaml
 
 
 async def setup_mcts(job: MCTSJob) -> MCTSSetup:
@@ -99,6 +101,7 @@ async def setup_mcts(job: MCTSJob) -> MCTSSetup:
     from halo.rl.checkpoint import write_run_config
     from halo.rl.learner import LoRALearner
     from halo.runs import RunDir
+    from halo.tracking import check_tracker
     from halo.train import resolve_mode, settings_from_config
     from halo.validate import check_rl_config, check_runs_dir, preflight, resolve_task_refs
 
@@ -119,6 +122,7 @@ async def setup_mcts(job: MCTSJob) -> MCTSSetup:
         raise ConfigError(f"critic 'same': mode {mode.name} decodes under the action grammar and can only answer "
                           f"with actions; use --critic none or a mode that can reply in words (gpt_baseline)")
     check_runs_dir(job.runs_dir)
+    check_tracker(job.log)
     tasks = resolve_task_refs(job.tasks, job.sites)
     await preflight(mode, tasks)
     run = RunDir(job.runs_dir, job.run_name, prefix="mcts")
@@ -139,13 +143,13 @@ async def setup_mcts(job: MCTSJob) -> MCTSSetup:
         sync = LoraSync(sampler, prefix=f"halo-{run.path.name}")
     learner = LoRALearner(learner_policy, lora, optim, temperature=settings.temperature)
     critic = make_critic(critic_name, sampler)
-    write_run_config(run, {"command": "train mcts", "tasks": job.tasks, "sites": job.sites, "episodes": job.episodes,
+    record = {"command": "train mcts", "tasks": job.tasks, "sites": job.sites, "episodes": job.episodes,
                            "mode": mode.model_dump(), "mcts": asdict(settings), "dpo": asdict(dpo),
                            "critic": critic_name, "lora": asdict(lora), "optim": asdict(optim),
-                           "rewards": cfg.get("rewards")},
-                     resume=False, overrides={"mode": job.mode_overrides, "mcts": job.mcts_overrides})
+                           "rewards": cfg.get("rewards")}
+    write_run_config(run, record, resume=False, overrides={"mode": job.mode_overrides, "mcts": job.mcts_overrides})
     return MCTSSetup(job=job, run=run, mode=mode, sampler=sampler, learner=learner, settings=settings, dpo=dpo,
-                     rewards=rewards, critic=critic, sync=sync, checkpoint_every=every)
+                     rewards=rewards, critic=critic, sync=sync, checkpoint_every=every, record=record)
 
 
 def save_tree(run: Any, key: str, result: SearchResult, alpha: float) -> dict[str, Any]:
@@ -164,6 +168,12 @@ def save_tree(run: Any, key: str, result: SearchResult, alpha: float) -> dict[st
     return rec
 
 
+def _tracker(setup: MCTSSetup) -> Any:
+    from halo.tracking import open_tracker
+
+    return open_tracker(setup.job.log, setup.run.path, setup.record)
+
+
 async def train_mcts(setup: MCTSSetup, tasks: list[Any],
                      on_iteration: Callable[[dict[str, Any]], None] | None = None) -> list[dict[str, Any]]:
     """``job.episodes`` iterations of search, pairs, DPO update; returns the metrics of each."""
@@ -176,7 +186,8 @@ async def train_mcts(setup: MCTSSetup, tasks: list[Any],
     sampler = make_sampler(tasks, "auto", CurriculumSettings(), setup.job.seed)
     history: list[dict[str, Any]] = []
     errored = 0
-    async with BrowserPool() as pool:
+    async with BrowserPool() as pool, contextlib.AsyncExitStack() as stack:
+        tracker = stack.enter_context(_tracker(setup))
         env = BrowserEnv(pool, max_steps=s.max_steps, branchable=True)
         try:
             for it in range(setup.job.episodes):
@@ -231,6 +242,7 @@ async def train_mcts(setup: MCTSSetup, tasks: list[Any],
                      "loss": stats.loss, "grad_norm": stats.grad_norm, "time_update": round(t_upd, 3),
                      "wall_s": round(time.perf_counter() - t0, 3), "errored": errored}
                 run.log_metrics(m)
+                tracker.log(m, it)
                 if (it + 1) % setup.checkpoint_every == 0 or it == setup.job.episodes - 1:
                     save_checkpoint(run.path, it, setup.learner, {"success": result.success})
                 history.append(m)

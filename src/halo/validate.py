@@ -32,7 +32,7 @@ from halo.errors import ConfigError, PolicyError, SiteError
 LOSS_TYPES = ("dr_grpo", "grpo", "token_mean")
 PREFLIGHT_TIMEOUT_S = 5.0
 RL_SECTIONS = ("policy", "episode", "grpo", "lora", "rewards", "mcts")
-EPISODE_KEYS = ("max_steps", "history", "viewport", "timezone", "episode_timeout_s")
+EPISODE_KEYS = ("max_steps", "history", "episode_timeout_s")
 
 
 # ---------------------------------------------------------------- YAML

@@ -55,10 +55,13 @@ def test_make_policy_for_a_served_mode():
 def test_bad_modes_files_say_what_is_wrong(tmp_path):
     f = tmp_path / "modes.yaml"
     f.write_text("modes:\n  x:\n    backend: carrier-pigeon\n    model: m\n")
-    with pytest.raises(ConfigError, match="mode 'x' is invalid"):
+    with pytest.raises(ConfigError, match=rf"{f}: modes\.x\.backend must be 'openai', 'hf' or 'tinker'"):
         load_modes(f)
     f.write_text("modes:\n  x:\n    backend: hf\n    model: m\n    decoding: {temprature: 1}\n")
-    with pytest.raises(ConfigError, match=r"unknown keys \['temprature'\]"):
+    with pytest.raises(ConfigError, match=rf"{f}: modes\.x\.decoding: unknown key 'temprature'"):
+        load_modes(f)
+    f.write_text("modes:\n  x:\n    backend: hf\n    model: m\n    prompt: {max_pixels: big}\n")
+    with pytest.raises(ConfigError, match=r"modes\.x\.prompt\.max_pixels must be an integer, got 'big'"):
         load_modes(f)
     f.write_text("modes: [\n")
     with pytest.raises(ConfigError, match="not valid YAML"):

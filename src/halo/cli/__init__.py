@@ -19,6 +19,7 @@ COMMAND_MODULES = [
     "halo.cli.train_cmd",
     "halo.cli.demo_cmd",
     "halo.cli.report_cmd",
+    "halo.cli.view_cmd",
 ]
 
 for _name in COMMAND_MODULES:

@@ -9,6 +9,15 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
+from halo.cli.common import (
+    checked_sets,
+    config_option,
+    log_option,
+    modes_file_option,
+    run_name_option,
+    set_option,
+)
+
 train_app = typer.Typer(help="Train a policy online: local GRPO, MCTS + DPO, or the Tinker API.",
                         no_args_is_help=True)
 
@@ -42,8 +51,8 @@ def print_history(console: Console, history: list[dict]) -> None:
 
 def grpo_command(
     tasks: str = typer.Option("v2.gomail-4", help="comma list: task ids, site names, or 'local' (all REAL-local)"),
-    mode: str = typer.Option("tiny", help="policy mode (configs/modes.yaml): hf modes train in-process, "
-                                          "vLLM modes hot-load adapters"),
+    mode: str = typer.Option(None, help="policy mode (configs/modes.yaml): hf modes train in-process, vLLM modes "
+                                        "hot-load adapters (default: rl_config policy.mode, tiny)"),
     sites: str = typer.Option("local", help="local (REAL-local, served in this process) or remote (REAL)"),
     iterations: int = typer.Option(None, help="GRPO iterations"),
     group_size: int = typer.Option(None, "--group-size", "--num-generations", help="episodes per task per group"),
@@ -75,17 +84,28 @@ def grpo_command(
     device: str = typer.Option("cpu", help="learner device (cpu, cuda)"),
     checkpoint_every: int = typer.Option(None, help="checkpoint every K iterations"),
     seed: int = typer.Option(None, help="task order and sampling seed"),
-    save_episodes: str = typer.Option(None, help="all | best_worst | none (per group)"),
-    run_name: str = typer.Option(None, help="run directory name under --runs-dir"),
+    save_episodes: str = typer.Option(None, help="sample (best + worst per group, whole groups every "
+                                                 "save_group_every iterations) | all | best_worst | none"),
+    run_name: str = run_name_option(),
     runs_dir: str = typer.Option("runs", help="where run directories go"),
     resume: bool = typer.Option(False, help="continue --run-name from its last checkpoint"),
-    config: str = typer.Option(None, help="RL config (default configs/rl_config.yaml)"),
+    config: str = config_option(),
+    modes_file: str = modes_file_option(),
+    sets: list[str] = set_option(),
+    log: str = log_option(),
 ) -> None:
     """Online GRPO: groups of parallel episodes per task, Dr. GRPO advantages, LoRA updates."""
     from halo.errors import HaloError
     from halo.train import GRPOJob, run_grpo
 
     console = Console()
+    try:
+        from halo.config_files import RL_SECTIONS
+
+        sets = checked_sets(sets, (*RL_SECTIONS, "mode", "modes"), "halo train grpo")
+    except HaloError as e:
+        console.print(f"[red]error:[/] {e}", highlight=False)
+        raise typer.Exit(2) from None
     grpo = dict(iterations=iterations, group_size=group_size, tasks_per_iteration=tasks_per_iteration,
                 max_steps=max_steps, lr=lr, loss_type=loss_type, clip_eps=clip_eps, kl_coef=kl_coef,
                 advantage=advantage, discount=discount, skip_zero_std_groups=skip_zero_std,
@@ -97,7 +117,7 @@ def grpo_command(
                                       max_tokens=max_tokens, constrained=constrained, seed=seed),
                   grpo_overrides={k: v for k, v in grpo.items() if v is not None},
                   lora_overrides={k: v for k, v in dict(rank=lora_rank, alpha=lora_alpha).items() if v is not None},
-                  allow_group_size_one=allow_group_size_one)
+                  allow_group_size_one=allow_group_size_one, sets=sets, modes_file=modes_file, log=log)
     with Progress(TextColumn("[bold]GRPO"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                   TextColumn("{task.description}"), console=console, transient=False) as progress:
         bar = progress.add_task("starting", total=None)

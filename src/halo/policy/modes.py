@@ -1,17 +1,19 @@
 """Policy modes (``--mode``): model, adapter, backend and decoding settings from ``configs/modes.yaml``.
 
-The YAML is validated in one place (pydantic, unknown keys are errors) and turned into the backends' own
-dataclasses. ``make_policy`` builds the backend; ``for_training`` strips evaluation-only recovery.
+The YAML is read by ``halo.config_files`` (the user's file over the shipped one, ``--set modes.*`` on the file and
+``--set mode.*`` on the chosen mode) and validated in one place (pydantic: unknown keys and wrong types are errors
+naming the file and the key; ``decoding`` and ``prompt`` against ``DecodingConfig`` and ``PromptConfig``), then
+turned into the backends' own dataclasses. ``make_policy`` builds the backend; ``for_training`` strips evaluation-only recovery.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import functools
 import os
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, Sequence
 
-import yaml
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from halo.errors import ConfigError
@@ -151,30 +153,66 @@ def _merge(base: dict[str, Any], over: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def load_modes(path: str | os.PathLike | None = None) -> dict[str, ModeConfig]:
-    f = find_modes_file(path)
-    try:
-        data = yaml.safe_load(f.read_text()) or {}
-    except yaml.YAMLError as e:
-        raise ConfigError(f"{f} is not valid YAML: {e}") from None
-    if not isinstance(data, dict) or not isinstance(data.get("modes"), dict):
-        raise ConfigError(f"{f} must have a top-level 'modes' mapping")
-    defaults = data.get("defaults") or {}
-    out = {}
-    for name, raw in data["modes"].items():
+@functools.lru_cache(maxsize=1)
+def _section_schemas() -> dict[str, Any]:
+    from halo.config_files import schema_from
+
+    return {"decoding": schema_from("DecodingSettings", DecodingConfig),
+            "prompt": schema_from("PromptSettings", PromptConfig)}
+
+
+def _mode(name: str, raw: dict[str, Any], where: str) -> ModeConfig:
+    """One mode from its merged mapping; errors name ``where`` (the file) and ``modes.<name>.<key>``."""
+    from halo.config_files import describe_errors
+
+    if not isinstance(raw, dict):
+        raise ConfigError(f"{where}: modes.{name} must be a mapping, got {raw!r}")
+    for section, schema in _section_schemas().items():
         try:
-            out[name] = ModeConfig(name=name, **_merge(defaults, raw or {}))
+            schema(**(raw.get(section) or {}))
         except ValidationError as e:
-            raise ConfigError(f"{f}: mode {name!r} is invalid:\n{e}") from None
-        out[name].check()  # validate now, not at first use
-    return out
+            raise ConfigError(describe_errors(e, where, f"modes.{name}.{section}.")) from None
+        except TypeError as e:
+            raise ConfigError(f"{where}: modes.{name}.{section} must be a mapping ({e})") from None
+    try:
+        mode = ModeConfig(name=name, **raw)
+    except ValidationError as e:
+        raise ConfigError(describe_errors(e, where, f"modes.{name}.")) from None
+    try:
+        mode.check()  # validate now, not at first use
+    except ConfigError as e:
+        raise ConfigError(f"{where}: {e}") from None
+    return mode
 
 
-def get_mode(name: str, path: str | os.PathLike | None = None) -> ModeConfig:
-    modes = load_modes(path)
+def _raw_modes(path: str | os.PathLike | None, sets: Sequence[str]) -> tuple[Path, dict[str, Any], dict[str, Any]]:
+    from halo.config_files import apply_sets, read_yaml, sets_for
+
+    f = find_modes_file(path)
+    data = apply_sets(read_yaml(f), sets_for(sets, ["modes"], strip=True), f"{f}")
+    if not isinstance(data.get("modes"), dict):
+        raise ConfigError(f"{f} must have a top-level 'modes' mapping")
+    unknown = set(data) - {"defaults", "modes"}
+    if unknown:
+        raise ConfigError(f"{f}: unknown top-level keys {sorted(unknown)}; known: defaults, modes")
+    return f, data.get("defaults") or {}, data["modes"]
+
+
+def load_modes(path: str | os.PathLike | None = None, sets: Sequence[str] = ()) -> dict[str, ModeConfig]:
+    """Every mode of the modes file (``--set modes.<key path>=value`` applied to the file first)."""
+    f, defaults, modes = _raw_modes(path, sets)
+    return {name: _mode(name, _merge(defaults, raw or {}), str(f)) for name, raw in modes.items()}
+
+
+def get_mode(name: str, path: str | os.PathLike | None = None, sets: Sequence[str] = ()) -> ModeConfig:
+    """The mode ``name`` with ``--set modes.*`` applied to the file and ``--set mode.*`` to this mode."""
+    from halo.config_files import apply_sets, sets_for
+
+    f, defaults, modes = _raw_modes(path, sets)
     if name not in modes:
-        raise ConfigError(f"unknown mode {name!r}; modes in {find_modes_file(path)}: {', '.join(modes)}")
-    return modes[name]
+        raise ConfigError(f"unknown mode {name!r}; modes in {f}: {', '.join(modes)}")
+    raw = apply_sets(_merge(defaults, modes[name] or {}), sets_for(sets, ["mode"], strip=True), f"mode {name}")
+    return _mode(name, raw, str(f))
 
 
 def make_policy(mode: ModeConfig) -> PolicyBackend:

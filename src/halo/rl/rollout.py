@@ -34,6 +34,8 @@ class Step:
     error: str | None  # the action's error in the browser, or the parse error
     timings: dict[str, float] = field(default_factory=dict)
     state_key: str | None = None  # the site's key of the state this step was taken from (GiGPO's anchor states)
+    advantage: float | None = None  # set by the trainer that learned from this step (GRPO's per-step advantage)
+    new_logprobs: tuple[float, ...] | None = None  # the sampled tokens' logprobs after the update (saved episodes)
 
     @property
     def parsed(self) -> bool:
@@ -54,6 +56,7 @@ class Episode:
     final_obs: Observation | None = None
     wall_time: float = 0.0
     milestones: tuple[str, ...] = ()
+    grade_details: list[dict[str, Any]] | None = None  # REAL's per-script results (or a family's checks)
 
     @property
     def dense_return(self) -> float:
@@ -87,6 +90,7 @@ class Outcome:
     real_reward: float = 0.0
     graded: bool = False
     errored: str | None = None
+    grade_details: list[dict[str, Any]] | None = None
 
 
 async def run_episode(env: Any, policy: PolicyBackend, task: Any, *, reward_config: RewardConfig | None = None,
@@ -139,7 +143,7 @@ async def _run_episode(ep: Episode, env: Any, policy: PolicyBackend, task: Any, 
             if out.errored:
                 ep.errored, ep.error = True, out.errored
             if out.graded:
-                ep.success, ep.real_reward = out.success, out.real_reward
+                ep.success, ep.real_reward, ep.grade_details = out.success, out.real_reward, out.grade_details
             if on_step is not None:
                 on_step(out.step)
             obs = out.obs
@@ -165,6 +169,7 @@ async def act(env: Any, task: Any, obs: Observation, prompt: Prompt | None, samp
     move), pay the dense reward (``rewards`` is updated), record the step."""
     timings = {"policy": policy_s}
     next_obs, done, truncated, graded, success, real_reward, errored = obs, False, False, False, False, 0.0, None
+    details = None
     if sample.action is None:
         info_err = f"unparseable reply: {sample.error}"
         next_obs = _with_error(obs, info_err, index + 1)
@@ -176,12 +181,13 @@ async def act(env: Any, task: Any, obs: Observation, prompt: Prompt | None, samp
             errored = res.info.error or "the episode errored"
         if res.info.grade is not None:
             graded, success, real_reward = True, res.info.grade.success, res.info.grade.reward
+            details = list(res.info.grade.details)
     progress = await _progress(env, task) if sample.action is not None and not errored else None
     r = rewards.compute_reward(obs, sample.action, next_obs, task, done, success, progress)
     step = Step(index=index, obs=obs, prompt=prompt, sample=sample, reward=r, next_url=next_obs.url,
                 error=info_err, timings=timings, state_key=state_key)
     return Outcome(step=step, obs=next_obs, done=done, truncated=truncated, success=success,
-                   real_reward=real_reward, graded=graded, errored=errored)
+                   real_reward=real_reward, graded=graded, errored=errored, grade_details=details)
 
 
 async def _progress(env: Any, task: Any) -> float | None:

@@ -1,0 +1,46 @@
+"""Options every command that reads config files or writes a run shares, spelled the same everywhere.
+
+``--set key.path=value`` (repeatable) overrides any key of the files the command reads (``halo.config_files``);
+``--log`` adds a tracker beside ``metrics.jsonl`` (``halo.tracking``); ``--run-name`` (old: ``--name``),
+``--runs-dir``, ``--config`` (old: ``--rl-config``) and ``--modes-file`` name the same things in every command.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import typer
+
+SET_HELP = ("override a config key, repeatable: grpo.lr=1e-5, lora.rank=8, mode.decoding.temperature=0.5, "
+            "modes.defaults.serve.port=8001, demo.eval_episodes=2 (the value is YAML)")
+
+
+def set_option() -> Any:
+    return typer.Option(None, "--set", help=SET_HELP, show_default=False)
+
+
+def log_option() -> Any:
+    return typer.Option("none", "--log", help="tracker beside metrics.jsonl: none | tensorboard | wandb (offline "
+                                              "unless WANDB_MODE says otherwise); needs the `track` extra")
+
+
+def run_name_option(default_help: str = "run directory name under --runs-dir") -> Any:
+    return typer.Option(None, "--run-name", "--name", help=default_help)
+
+
+def config_option() -> Any:
+    return typer.Option(None, "--config", "--rl-config", help="RL config (default: configs/rl_config.yaml here, "
+                                                              "else the one shipped with HALO)")
+
+
+def modes_file_option() -> Any:
+    return typer.Option(None, "--modes-file", help="modes YAML (default: configs/modes.yaml here, else the one "
+                                                   "shipped with HALO)")
+
+
+def checked_sets(sets: list[str] | None, allowed: tuple[str, ...], command: str) -> tuple[str, ...]:
+    from halo.config_files import check_sets
+
+    out = tuple(sets or ())
+    check_sets(out, allowed, command)
+    return out
