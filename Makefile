@@ -2,9 +2,10 @@
 PYTHON ?= python3
 VENV   ?= .venv
 PY     := $(VENV)/bin/python
-# CPU torch for the offline path; on a GPU box use your CUDA build (`make setup TORCH_SPEC='torch==2.9.1'`).
+# CPU torch for the offline path. On a GPU box first `.venv/bin/pip install torch==2.13.0` from your CUDA wheel
+# index: TORCH_SPEC then keeps that build (2.13.0+cuXXX satisfies ==2.13.0), which the pinned transformers 5.5.4 runs.
 TORCH_SPEC ?= torch==2.13.0
-EXTRAS ?= train,tinker,dev
+EXTRAS ?= train,tinker,track,dev
 export HF_HUB_OFFLINE := 1
 export TRANSFORMERS_OFFLINE := 1
 

@@ -10,6 +10,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
+from halo.cli.common import checked_sets, log_option, modes_file_option, run_name_option, set_option
 from halo.errors import HaloError
 from halo.rl.health import RunUnhealthy
 
@@ -52,9 +53,11 @@ def register(app: typer.Typer) -> None:
         adapter: str = typer.Option(None, help="override the mode's LoRA adapter"),
         base_url: str = typer.Option(None, help="override the mode's server URL"),
         goal: str = typer.Option(None, help="goal for page-URL tasks"),
-        name: str = typer.Option(None, help="run name (default eval-<mode>-<time>)"),
+        name: str = run_name_option("run directory name under --runs-dir (default eval-<mode>-<time>)"),
         runs_dir: Path = typer.Option(Path("runs"), help="where run directories go"),
-        modes_file: str = typer.Option(None, help="modes YAML (default configs/modes.yaml)"),
+        modes_file: str = modes_file_option(),
+        sets: list[str] = set_option(),
+        log: str = log_option(),
         episode_timeout: float = typer.Option(900.0, "--episode-timeout", help="wall-clock seconds per episode"),
         max_error_share: float = typer.Option(0.5, help="more errored episodes than this share fails the eval "
                                                         "(exit 1; 1 never does)"),
@@ -71,7 +74,11 @@ def register(app: typer.Typer) -> None:
         try:
             if sites not in ("local", "remote"):
                 raise HaloError(f"--sites must be 'local' or 'remote', got {sites!r}")
-            m = get_mode(mode, modes_file).with_overrides(model=model, adapter=adapter, base_url=base_url)
+            from halo.tracking import check_tracker, open_tracker
+
+            check_tracker(log)
+            sets = checked_sets(sets, ("mode", "modes"), "halo eval")
+            m = get_mode(mode, modes_file, sets).with_overrides(model=model, adapter=adapter, base_url=base_url)
             cfg = EvalConfig(episodes=episodes, parallel=parallel, max_steps=max_steps,
                              temperature=0.0 if greedy else temperature, episode_timeout_s=episode_timeout,
                              max_error_share=max_error_share)
@@ -86,10 +93,13 @@ def register(app: typer.Typer) -> None:
                 if use_recovery:
                     policy = RecoveringPolicy(policy)
                 run = RunDir(runs_dir, name, prefix=f"eval-{mode}")
-                run.write_config(config_record(cfg, m, task_list, sites, use_recovery, urls))
+                record = {**config_record(cfg, m, task_list, sites, use_recovery, urls), "sets": list(sets)}
+                run.write_config(record)
                 console.print(f"[bold]eval[/bold] mode={mode} tasks={len(task_list)} episodes={episodes} "
                               f"parallel={parallel} -> {run.path}")
-                result = asyncio.run(_run_with_progress(policy, task_list, cfg, run, console))
+                with open_tracker(log, run.path, record) as tracker:
+                    result = asyncio.run(_run_with_progress(policy, task_list, cfg, run, console))
+                    tracker.log(result.metrics(), 0)
         except RunUnhealthy as e:  # the run happened, but too many episodes broke: results, then why
             if e.result is not None:
                 print_results(console, e.result, f"{mode}")
@@ -99,7 +109,11 @@ def register(app: typer.Typer) -> None:
             Console(stderr=True, soft_wrap=True).print(f"[red]error:[/red] {e}", highlight=False)
             raise typer.Exit(2) from None
         print_results(console, result, f"{mode}")
-        console.print(f"run directory: {run.path}")
+        from halo.report.html import build_report
+
+        size = run.size_report()
+        console.print(f"run directory: {run.path} ({size['episodes']} episodes, {size['mib']} MiB); report: "
+                      f"{build_report(run.path)}; browse the episodes with `halo view {run.path}`")
 
 
 def _ensure_tiny(mode, console: Console) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import typer
 from rich.console import Console
 
+from halo.cli.common import checked_sets, modes_file_option, set_option
 from halo.errors import HaloError
 
 
@@ -39,13 +40,13 @@ def register(app: typer.Typer) -> None:
     def serve_policy(mode: str = typer.Option(..., help="a vLLM-served mode of configs/modes.yaml"),
                      dry_run: bool = typer.Option(False, "--dry-run", help="print the command, do not run it"),
                      port: int = typer.Option(None, help="override the mode's port"),
-                     modes_file: str = typer.Option(None, help="modes YAML (default configs/modes.yaml)")) -> None:
+                     modes_file: str = modes_file_option(), sets: list[str] = set_option()) -> None:
         """Run `vllm serve` for a mode: LoRA on, runtime LoRA updating on, context and GPU share from the mode."""
         from halo.policy import serve
         from halo.policy.modes import get_mode
 
         try:
-            m = get_mode(mode, modes_file)
+            m = get_mode(mode, modes_file, checked_sets(sets, ("mode", "modes"), "halo serve-policy"))
             if port is not None:
                 m = m.model_copy(update={"serve": m.serve.model_copy(update={"port": port})})
             cmd = serve.vllm_command(m)

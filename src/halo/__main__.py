@@ -1,0 +1,5 @@
+"""``python -m halo``: the ``halo`` command."""
+
+from halo.cli import app
+
+app(prog_name="halo")
