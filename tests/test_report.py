@@ -34,8 +34,31 @@ def test_report_has_curves_table_and_filmstrip(tmp_path):
     r = CliRunner().invoke(app, ["report", str(run)])
     assert r.exit_code == 0, r.output
     html = (run / "report.html").read_text()
-    assert html.count("data:image/png;base64,") == 4  # the four curves
+    # one chart per logged curve (return, success, zero-variance, validity, loss, tokens), each point a link to
+    # its iteration's episodes in the viewer written beside the report
+    assert html.count('<svg class="chart"') == 6
+    assert html.count('href="view.html#part=train&amp;it=') == 3 * 6 + 3  # chart points and the iterations table
     assert "0.900" in html and "compose_opened" in html and 'src="episodes/e1/step_000.jpg"' in html
+    assert (run / "view.html").is_file()
+
+
+def test_eval_report_has_success_per_site_and_task_linked_to_the_viewer(tmp_path):
+    run = tmp_path / "ev"
+    (run / "episodes").mkdir(parents=True)
+    (run / "config.yaml").write_text("command: eval\ntasks: [v2.gomail-4, v2.omnizon-3]\n")
+    (run / "metrics.jsonl").write_text(json.dumps({"iteration": 0, "kind": "eval", "success_rate": 0.5}) + "\n")
+    for key, task, site, ok, err in (("a-00", "v2.gomail-4", "gomail", True, False),
+                                     ("a-01", "v2.gomail-4", "gomail", False, False),
+                                     ("b-00", "v2.omnizon-3", "omnizon", False, True)):
+        (run / "episodes" / f"{key}.jsonl").write_text(json.dumps(
+            {"type": "episode", "task_id": task, "site": site, "success": ok, "errored": err, "dense_return": 1.0,
+             "steps": 2}) + "\n")
+    r = CliRunner().invoke(app, ["report", str(run)])
+    assert r.exit_code == 0, r.output
+    html = " ".join((run / "report.html").read_text().split())
+    assert "success 50.0% over 2 episodes (1 errored, left out)" in html
+    assert 'href="view.html#part=eval&amp;site=gomail">gomail</a></td><td>1/2</td><td>50%</td>' in html
+    assert 'href="view.html#part=eval&amp;task=v2.omnizon-3">v2.omnizon-3</a></td><td>omnizon</td><td>0/0</td>' in html
 
 
 def test_report_refuses_a_directory_that_is_not_a_run(tmp_path):

@@ -1,14 +1,14 @@
 """``report.html`` for a run directory: curves people would rather look at than read, and episode filmstrips.
 
 Reads only what the run directory holds (``config.yaml``, ``metrics.jsonl``, ``episodes/*.jsonl`` and their JPEGs),
-so a report can be rebuilt for any run, finished, running or killed (``halo report RUN_DIR``). Plots are PNGs
-inlined as data URLs; screenshots are linked relative to the run directory, so the page stays small.
+so a report can be rebuilt for any run, finished, running or killed (``halo report RUN_DIR``). Curves are inline SVG
+whose points link to their iteration's episodes in the viewer (``view.html``, written beside the report); an
+evaluation's success per site and per task links to its episodes too. Screenshots are linked relative to the run
+directory, so the page stays small.
 """
 
 from __future__ import annotations
 
-import base64
-import io
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -19,9 +19,22 @@ from jinja2 import Environment, PackageLoader, select_autoescape
 
 from halo.report.trees import render_trees
 
-CURVES = (("mean_reward", "mean dense return", "reward_std"), ("success_rate", "success rate", None),
-          ("frac_reward_zero_std", "frac_reward_zero_std", None), ("action_validity", "action validity", None),
-          ("dpo_margin", "DPO implicit reward margin (MCTS)", None), ("dpo_margin_q", "pairs' mean Q margin (MCTS)", None))
+# (title, series: metric key -> label, band key, y range): one chart each when the run logged any of its keys
+CURVES = (
+    ("mean dense return", {"mean_reward": "mean"}, "reward_std", None),
+    ("success rate", {"success_rate": "success"}, None, (0.0, 1.0)),
+    ("zero-variance groups", {"frac_reward_zero_std": "share"}, None, (0.0, 1.0)),
+    ("action validity", {"action_validity": "valid"}, None, (0.0, 1.0)),
+    ("loss", {"loss": "loss"}, None, None),
+    ("grad norm (before clipping)", {"grad_norm": "grad norm"}, None, None),
+    ("clip fraction", {"clip_frac": "clipped"}, None, None),
+    ("KL to the base", {"kl": "k3 KL"}, None, None),
+    ("sampled tokens", {"tokens": "tokens"}, None, None),
+    ("seconds per iteration", {"time_rollout": "rollout", "time_update": "update", "time_save": "save",
+                               "time_sync": "sync"}, None, None),
+    ("DPO implicit reward margin (MCTS)", {"dpo_margin": "margin"}, None, None),
+    ("pairs' mean Q margin (MCTS)", {"dpo_margin_q": "Q margin"}, None, None),
+)
 
 
 @dataclass
@@ -54,58 +67,65 @@ def load_episodes(run_path: Path, subdir: str = "episodes") -> list[EpisodeView]
     return eps
 
 
-def _plot(records: list[dict[str, Any]], key: str, title: str, band: str | None) -> str | None:
-    xs = [r["iteration"] for r in records if isinstance(r.get(key), (int, float))]
-    ys = [r[key] for r in records if isinstance(r.get(key), (int, float))]
-    if not xs:
-        return None
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    fig, ax = plt.subplots(figsize=(4.2, 2.6), dpi=110)
-    ax.plot(xs, ys, marker="o", ms=3, lw=1.5, color="#1a73e8")
-    if band:
-        sd = [r.get(band, 0.0) or 0.0 for r in records if isinstance(r.get(key), (int, float))]
-        ax.fill_between(xs, [y - s for y, s in zip(ys, sd)], [y + s for y, s in zip(ys, sd)], alpha=0.15,
-                        color="#1a73e8")
-    ax.set_title(title, fontsize=10)
-    ax.set_xlabel("iteration", fontsize=8)
-    ax.tick_params(labelsize=7)
-    ax.grid(alpha=0.3)
-    fig.tight_layout()
-    buf = io.BytesIO()
-    fig.savefig(buf, format="png")
-    plt.close(fig)
-    return "data:image/png;base64," + base64.b64encode(buf.getvalue()).decode("ascii")
+def _num(v: Any) -> bool:
+    return isinstance(v, (int, float)) and not isinstance(v, bool)
 
 
-def _family_plot(records: list[dict[str, Any]]) -> str | None:
-    """Training success per task family over iterations (the curriculum's view), one line per family."""
+def curves(records: list[dict[str, Any]], link: Any = None) -> list[tuple[str, str]]:
+    """(title, inline SVG) per chart of ``CURVES`` the records have, then success per task family."""
+    from halo.report.svg import line_chart
+
+    out = []
+    for title, keys, band, yr in CURVES:
+        series = {label: [(r["iteration"], float(r[k])) for r in records if _num(r.get(k))] for k, label in keys.items()}
+        series = {k: v for k, v in series.items() if v}
+        if not series or all(y == 0 for v in series.values() for _, y in v) and title.startswith("seconds"):
+            continue
+        bands = [(r["iteration"], r[k0] - (r.get(band) or 0.0), r[k0] + (r.get(band) or 0.0)) for r in records
+                 for k0 in keys if _num(r.get(k0))] if band else []
+        out.append((title, line_chart(title, series, link, bands, yr)))
     fams = sorted({f for r in records for f in (r.get("family_success") or {})})
-    if not fams:
-        return None
-    import matplotlib
+    if fams:
+        series = {f: [(r["iteration"], r["family_success"][f]) for r in records if f in (r.get("family_success") or {})]
+                  for f in fams}
+        out.append(("success per task family", line_chart("success per task family", series, link,
+                                                          y_range=(0.0, 1.0))))
+    return out
 
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
 
-    fig, ax = plt.subplots(figsize=(4.2, 2.6), dpi=110)
-    for f in fams:
-        pts = [(r["iteration"], r["family_success"][f]) for r in records if f in (r.get("family_success") or {})]
-        ax.plot([x for x, _ in pts], [y for _, y in pts], marker="o", ms=3, lw=1.2, label=f)
-    ax.set_title("success per task family", fontsize=10)
-    ax.set_xlabel("iteration", fontsize=8)
-    ax.set_ylim(-0.03, 1.03)
-    ax.tick_params(labelsize=7)
-    ax.grid(alpha=0.3)
-    ax.legend(fontsize=6)
-    fig.tight_layout()
-    buf = io.BytesIO()
-    fig.savefig(buf, format="png")
-    plt.close(fig)
-    return "data:image/png;base64," + base64.b64encode(buf.getvalue()).decode("ascii")
+def eval_tables(run_path: Path) -> list[dict[str, Any]]:
+    """Per evaluation in the run (the run itself, or the evaluations nested in it): success per site and per task,
+    counted from the saved episodes (errored ones apart), each row linking to its episodes in the viewer."""
+    from halo.report.view import load_run
+
+    rv = load_run(run_path, "", embed_limit_mb=0)
+    out = []
+    parts = sorted(dict.fromkeys(e["part"] for e in rv.episodes if e["part"] != "train"),
+                   key=lambda n: (n.split("_")[2:], "after" in n))  # each set's before, then its after
+    for part in parts:
+        eps = [e for e in rv.episodes if e["part"] == part]
+        rows: dict[str, dict[str, dict[str, Any]]] = {"site": {}, "task": {}}
+        for e in eps:
+            for kind, key in (("site", e["site"]), ("task", e["task_id"])):
+                r = rows[kind].setdefault(key, {"episodes": 0, "successes": 0, "errored": 0, "ret": 0.0,
+                                                "steps": 0, "site": e["site"]})
+                if e["errored"]:
+                    r["errored"] += 1
+                    continue
+                r["episodes"] += 1
+                r["successes"] += int(e["success"])
+                r["ret"] += e["ret"] or 0.0
+                r["steps"] += e["steps"] or 0
+        for kind in rows:
+            for r in rows[kind].values():
+                n = r["episodes"]
+                r.update(rate=r["successes"] / n if n else 0.0, mean_ret=r["ret"] / n if n else 0.0,
+                         mean_steps=r["steps"] / n if n else 0.0)
+        ok = [e for e in eps if not e["errored"]]
+        out.append({"part": part, "episodes": len(ok), "errored": len(eps) - len(ok),
+                    "rate": sum(e["success"] for e in ok) / len(ok) if ok else 0.0,
+                    "sites": dict(sorted(rows["site"].items())), "tasks": dict(sorted(rows["task"].items()))})
+    return out
 
 
 def _eval_summary(run_path: Path, name: str) -> dict[str, Any] | None:
@@ -114,13 +134,18 @@ def _eval_summary(run_path: Path, name: str) -> dict[str, Any] | None:
 
 
 def build_report(run_path: str | Path, title: str | None = None, extra: dict[str, Any] | None = None) -> Path:
-    """Write ``<run>/report.html``; returns its path."""
+    """Write ``<run>/report.html`` and the episode viewer beside it (``view.html``, which its links open)."""
+    from urllib.parse import quote
+
+    from halo.report.view import write_view
+    from halo.runs import dir_bytes
+
     run_path = Path(run_path)
     cfg_file = run_path / "config.yaml"
     config = yaml.safe_load(cfg_file.read_text()) if cfg_file.is_file() else {}
     metrics = [m for m in read_jsonl(run_path / "metrics.jsonl") if isinstance(m.get("iteration"), int)
-               and m.get("kind") not in ("eval", "stopped")]
-    plots = [(t, p) for k, t, b in CURVES if (p := _plot(metrics, k, t, b))]
+               and m.get("kind") not in ("eval", "stopped", "errored")]
+    plots = curves(metrics, lambda x: f"view.html#part=train&it={int(x)}")
     episodes = [e for e in load_episodes(run_path) if not e.summary.get("errored")]
     best = max(episodes, key=lambda e: (e.summary.get("dense_return", 0), e.summary.get("success", False)),
                default=None)
@@ -128,14 +153,16 @@ def build_report(run_path: str | Path, title: str | None = None, extra: dict[str
     names = sorted((d.name for d in run_path.glob("eval_*") if d.is_dir()),
                    key=lambda n: (n.split("_")[2:], "after" in n))  # each set's before, then its after
     evals = {n: s for n in names if (s := _eval_summary(run_path, n))}
-    if (fam := _family_plot(metrics)) is not None:
-        plots.append(("success per task family", fam))
+    view = write_view([run_path])
+    sizes = {"saved episodes": sum(1 for _ in run_path.rglob("episodes/*.jsonl")),
+             "episodes on disk": f"{dir_bytes(run_path) / 2**20:.1f} MiB"}
     env = Environment(loader=PackageLoader("halo.report", "templates"), autoescape=select_autoescape())
     html = env.get_template("report.html").render(
         title=title or f"HALO run {run_path.name}", run=run_path.name, config=config, metrics=metrics,
         last=metrics[-1] if metrics else {}, plots=plots, best=best, worst=worst if worst is not best else None,
-        evals=evals, extra=extra or {}, n_episodes=len(episodes), trees_html=render_trees(run_path),
-        config_text=yaml.safe_dump(config, sort_keys=False)[:6000])
+        evals=evals, eval_tables=eval_tables(run_path), extra={**sizes, **(extra or {})},
+        n_episodes=len(episodes), trees_html=render_trees(run_path), view=view.name, quote=quote,
+        provenance=config.get("provenance") or {}, config_text=yaml.safe_dump(config, sort_keys=False)[:6000])
     out = run_path / "report.html"
     out.write_text(html)
     return out
