@@ -46,6 +46,8 @@ class MCTSJob:
     optim_overrides: dict[str, Any] = field(default_factory=dict)
     lora_overrides: dict[str, Any] = field(default_factory=dict)
     log: str = "none"  # tracker beside metrics.jsonl: none | tensorboard | wandb (halo.tracking)
+    sets: tuple[str, ...] = ()  # --set key.path=value: rl_config sections and mode.* (halo.config_files)
+    modes_file: str | None = None
 
 
 def mcts_settings(cfg: dict[str, Any], over: dict[str, Any], max_steps: int, temperature: float
@@ -107,7 +109,7 @@ async def setup_mcts(job: MCTSJob) -> MCTSSetup:
 
     if job.episodes < 1:
         raise ConfigError(f"--episodes must be >= 1, got {job.episodes}")
-    cfg = load_rl_config(job.config_path)
+    cfg = load_rl_config(job.config_path, job.sets)
     check_rl_config(cfg)
     mode = resolve_mode(job, cfg)  # type: ignore[arg-type]  # reads .mode and .mode_overrides only
     dec = mode.decoding_config()
@@ -144,9 +146,8 @@ async def setup_mcts(job: MCTSJob) -> MCTSSetup:
     learner = LoRALearner(learner_policy, lora, optim, temperature=settings.temperature)
     critic = make_critic(critic_name, sampler)
     record = {"command": "train mcts", "tasks": job.tasks, "sites": job.sites, "episodes": job.episodes,
-                           "mode": mode.model_dump(), "mcts": asdict(settings), "dpo": asdict(dpo),
-                           "critic": critic_name, "lora": asdict(lora), "optim": asdict(optim),
-                           "rewards": cfg.get("rewards")}
+              "mode": mode.model_dump(), "mcts": asdict(settings), "dpo": asdict(dpo), "critic": critic_name,
+              "lora": asdict(lora), "optim": asdict(optim), "rewards": cfg.get("rewards"), "sets": list(job.sets)}
     write_run_config(run, record, resume=False, overrides={"mode": job.mode_overrides, "mcts": job.mcts_overrides})
     return MCTSSetup(job=job, run=run, mode=mode, sampler=sampler, learner=learner, settings=settings, dpo=dpo,
                      rewards=rewards, critic=critic, sync=sync, checkpoint_every=every, record=record)

@@ -7,6 +7,8 @@ import asyncio
 import typer
 from rich.console import Console
 
+from halo.cli.common import checked_sets, config_option, log_option, modes_file_option, run_name_option, set_option
+
 
 def mcts_line(m: dict) -> str:
     keys = ("task", "success_rate", "successes_found", "env_steps", "restores", "restore_s", "search_s",
@@ -19,7 +21,8 @@ def register(train_app: typer.Typer) -> None:
     @train_app.command("mcts")
     def mcts(
         tasks: str = typer.Option("omnizon.department@train", help="comma list: family specs, task ids, site names"),
-        mode: str = typer.Option("tiny", help="policy mode: hf modes train in-process, vLLM modes hot-load adapters"),
+        mode: str = typer.Option(None, help="policy mode: hf modes train in-process, vLLM modes hot-load adapters "
+                                            "(default: rl_config policy.mode, tiny)"),
         sites: str = typer.Option("local", help="local (REAL-local: restore by fork) or remote (restore by replay)"),
         episodes: int = typer.Option(10, help="searched episodes (one DPO update each)"),
         simulations: int = typer.Option(None, help="simulations per decision (rl_config mcts: 50)"),
@@ -44,16 +47,26 @@ def register(train_app: typer.Typer) -> None:
         learner_model: str = typer.Option(None, help="vLLM backend: base model for the local learner"),
         device: str = typer.Option("cpu", help="learner device (cpu, cuda)"),
         seed: int = typer.Option(0, help="task order and sampling seed"),
-        run_name: str = typer.Option(None, help="run directory name under --runs-dir (mode qwen3vl_mcts reads "
-                                                "runs/mcts/checkpoints/latest)"),
+        run_name: str = run_name_option("run directory name under --runs-dir (mode qwen3vl_mcts reads "
+                                        "runs/mcts/checkpoints/latest)"),
         runs_dir: str = typer.Option("runs", help="where run directories go"),
-        config: str = typer.Option(None, help="RL config (default configs/rl_config.yaml)"),
+        config: str = config_option(),
+        modes_file: str = modes_file_option(),
+        sets: list[str] = set_option(),
+        log: str = log_option(),
     ) -> None:
         """MCTS (Agent Q) on branchable envs, step-level DPO on the LoRA, adapters as GRPO saves them."""
         from halo.errors import HaloError
         from halo.train_mcts import MCTSJob, run_mcts
 
         console = Console()
+        try:
+            from halo.config_files import RL_SECTIONS
+
+            sets = checked_sets(sets, (*RL_SECTIONS, "mode", "modes"), "halo train mcts")
+        except HaloError as e:
+            console.print(f"[red]error:[/] {e}", highlight=False)
+            raise typer.Exit(2) from None
         over = dict(simulations=simulations, ucb_c=ucb_c, children=children, alpha=alpha, depth=depth,
                     max_steps=max_steps, step_budget=step_budget, time_budget_s=time_budget, restore=restore,
                     beta=beta, margin=margin, pg_weight=pg_weight, temperature=temperature)
@@ -64,7 +77,8 @@ def register(train_app: typer.Typer) -> None:
                                           seed=seed),
                       mcts_overrides={k: v for k, v in over.items() if v is not None},
                       optim_overrides={k: v for k, v in dict(lr=lr).items() if v is not None},
-                      lora_overrides={k: v for k, v in dict(rank=lora_rank).items() if v is not None})
+                      lora_overrides={k: v for k, v in dict(rank=lora_rank).items() if v is not None},
+                      sets=sets, modes_file=modes_file, log=log)
         try:
             run, history = asyncio.run(run_mcts(job, on_iteration=lambda m: console.print(mcts_line(m))))
         except HaloError as e:
