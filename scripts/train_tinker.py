@@ -1,7 +1,7 @@
 #!/usr/bin/env python
 """Thin wrapper of `halo train tinker`, with the original project's flags.
 
-    python scripts/train_tinker.py --tasks v2.omnizon-1 --num-envs 8 --loss-fn importance_sampling --lora-rank 32
+    python scripts/train_tinker.py --tasks v2.omnizon-3 --num-envs 8 --loss-fn importance_sampling --lora-rank 32
 
 Every flag of `halo train tinker --help` works here too.
 """

@@ -71,8 +71,10 @@ def ensure_tiny_model(model_dir: str | Path, log: Callable[[str], None] = print)
     return build_tiny_model(d)
 
 
-async def run_demo(cfg: DemoConfig, *, log: Callable[[str], None] = print, progress: Any = None) -> dict[str, Any]:
-    """Run the demo; returns a summary (paths, eval before/after, wall time)."""
+async def run_demo(cfg: DemoConfig, *, log: Callable[[str], None] = print, progress: Any = None,
+                   sets: Sequence[str] = (), log_to: str = "none") -> dict[str, Any]:
+    """Run the demo; returns a summary (paths, eval before/after, wall time). ``sets`` (``--set``) reach the
+    rl_config sections and the mode; ``log_to`` (``--log``) adds a tracker to the training run."""
     from halo.eval import EvalConfig, resolve_tasks, run_eval
     from halo.report.html import build_report
     from halo.runs import RunDir
@@ -84,7 +86,7 @@ async def run_demo(cfg: DemoConfig, *, log: Callable[[str], None] = print, progr
     job = GRPOJob(tasks=cfg.tasks, mode=cfg.mode, sites="local", run_name=cfg.run_name or
                   f"demo-{time.strftime('%Y%m%d-%H%M%S', time.gmtime())}", runs_dir=cfg.runs_dir,
                   mode_overrides={"model": str(model), **cfg.decoding, **cfg.prompt},
-                  grpo_overrides=dict(cfg.grpo), lora_overrides=dict(cfg.lora))
+                  grpo_overrides=dict(cfg.grpo), lora_overrides=dict(cfg.lora), sets=tuple(sets), log=log_to)
     setup = await setup_grpo(job)
     s = setup.settings
     ev = EvalConfig(episodes=cfg.eval_episodes, parallel=cfg.parallel, max_steps=cfg.eval_max_steps,

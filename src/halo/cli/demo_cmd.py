@@ -8,6 +8,8 @@ import typer
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+from halo.cli.common import checked_sets, log_option, run_name_option, set_option
+
 
 def register(app: typer.Typer) -> None:
     @app.command("demo")
@@ -19,15 +21,24 @@ def register(app: typer.Typer) -> None:
         group_size: int = typer.Option(None, help="episodes per task per group"),
         eval_episodes: int = typer.Option(None, help="evaluation episodes per task, before and after"),
         model_dir: str = typer.Option(None, help="where the tiny model is (built there if missing)"),
-        run_name: str = typer.Option(None, help="run directory name under --runs-dir"),
+        run_name: str = run_name_option(),
         runs_dir: str = typer.Option(None, help="where run directories go"),
         seed: int = typer.Option(None, help="seed (task order, sampling)"),
+        sets: list[str] = set_option(),
+        log: str = log_option(),
     ) -> None:
         """Train the tiny Qwen3-VL with online GRPO on REAL-local, evaluate before and after, write a report."""
         from halo.demo import DemoConfig, run_demo
         from halo.errors import HaloError
 
-        cfg = DemoConfig.load(config)
+        from halo.config_files import RL_SECTIONS
+
+        try:
+            sets = checked_sets(sets, ("demo", *RL_SECTIONS, "mode", "modes"), "halo demo")
+            cfg = DemoConfig.load(config, sets)
+        except HaloError as e:
+            Console().print(f"[red]error:[/] {e}", highlight=False)
+            raise typer.Exit(2) from None
         if tasks:
             cfg.tasks = [t for t in tasks.split(",") if t.strip()]
             cfg.eval_tasks = {}
@@ -44,7 +55,8 @@ def register(app: typer.Typer) -> None:
         with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                       console=console) as progress:
             try:
-                out = asyncio.run(run_demo(cfg, log=progress.console.print, progress=progress))
+                out = asyncio.run(run_demo(cfg, log=progress.console.print, progress=progress, sets=sets,
+                                           log_to=log))
             except HaloError as e:
                 progress.stop()
                 console.print(f"[red]error:[/] {e}")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import typer
 from rich.console import Console
 
+from halo.cli.common import checked_sets, config_option, log_option, set_option
 from halo.errors import HaloError
 
 LOSS_HELP = "importance_sampling | ppo | cispo | dro (also gspo, stable_reinforce)"
@@ -13,7 +14,7 @@ LOSS_HELP = "importance_sampling | ppo | cispo | dro (also gspo, stable_reinforc
 def register(train_app: typer.Typer) -> None:
     @train_app.command("tinker")
     def tinker(
-        tasks: list[str] = typer.Option(..., help="task ids (v2.omnizon-1), site names or 'local'; comma-separated "
+        tasks: list[str] = typer.Option(..., help="task ids (v2.omnizon-3), site names or 'local'; comma-separated "
                                                   "or repeated"),
         num_envs: int = typer.Option(None, help="envs per task per batch (GRPO group size; rl_config: 8)"),
         groups_per_batch: int = typer.Option(None, help="tasks per training batch (default 1)"),
@@ -40,8 +41,10 @@ def register(train_app: typer.Typer) -> None:
         save_every: int = typer.Option(None, help="checkpoint every N iterations"),
         load_checkpoint: str = typer.Option(None, help="start from these Tinker weights (tinker://...)"),
         base_url: str = typer.Option(None, help="Tinker service URL override"),
-        wandb_project: str = typer.Option(None, help="log to this W&B project"),
-        rl_config: str = typer.Option(None, help="RL config YAML (default configs/rl_config.yaml)"),
+        wandb_project: str = typer.Option(None, help="log to this W&B project (implies --log wandb)"),
+        rl_config: str = config_option(),
+        sets: list[str] = set_option(),
+        log: str = log_option(),
     ) -> None:
         """Train on Tinker: Qwen3-VL samples and LoRA steps remotely, browsers and REAL grading here.
 
@@ -51,8 +54,10 @@ def register(train_app: typer.Typer) -> None:
 
         console = Console()
         try:
+            from halo.config_files import RL_SECTIONS
+
             run = TinkerRunConfig.create(
-                rl_config, tasks=tasks, num_envs=num_envs, groups_per_batch=groups_per_batch, loss_fn=loss_fn,
+                rl_config, checked_sets(sets, RL_SECTIONS, "halo train tinker"), tasks=tasks, num_envs=num_envs, groups_per_batch=groups_per_batch, loss_fn=loss_fn,
                 lora_rank=lora_rank, learning_rate=learning_rate, max_steps=max_steps,
                 log_path=log_path or "runs/tinker", sites=sites, model_name=model, renderer_name=renderer,
                 max_turns=max_turns, max_tokens=max_tokens, temperature=temperature,
@@ -63,7 +68,7 @@ def register(train_app: typer.Typer) -> None:
             console.print(f"[bold]tinker[/bold] model={run.model_name} tasks={','.join(run.tasks)} "
                           f"group={run.num_envs} loss={run.loss_fn} lora_rank={run.lora_rank} "
                           f"lr={run.learning_rate:g} steps={run.max_steps} -> {run.log_path}")
-            run_training(run)
+            run_training(run, "wandb" if wandb_project and log == "none" else log)
         except HaloError as e:
             Console(stderr=True).print(f"[red]error:[/red] {e}", highlight=False)
             raise typer.Exit(2) from None

@@ -64,18 +64,18 @@ def find_rl_config(path: str | os.PathLike | None = None) -> Path | None:
         return find_config(path)
     except ConfigError:
         if path:
-            raise ConfigError(f"no RL config at {path}; pass an existing --rl-config file") from None
+            raise ConfigError(f"no RL config at {path}; pass an existing --config file") from None
         return None
 
 
-def rl_defaults(path: str | os.PathLike | None = None) -> dict[str, Any]:
-    """The values of rl_config.yaml this trainer uses, under ``TinkerRunConfig``'s field names."""
+def rl_defaults(path: str | os.PathLike | None = None, sets: Sequence[str] = ()) -> dict[str, Any]:
+    """The values of rl_config.yaml (with ``--set`` items) this trainer uses, under ``TinkerRunConfig``'s names."""
     f = find_rl_config(path)
     if f is None:
         return {}
     from halo.rl.config import load_rl_config
 
-    d = load_rl_config(f)
+    d = load_rl_config(f, sets)
     pol, ep, grpo, lora = (d.get(k) or {} for k in ("policy", "episode", "grpo", "lora"))
     out = {"temperature": pol.get("temperature"), "max_tokens": pol.get("max_tokens"),
            "max_turns": ep.get("max_steps"), "history": ep.get("history"), "num_envs": grpo.get("group_size"),
@@ -127,7 +127,7 @@ class TinkerRunConfig:
     def __post_init__(self) -> None:
         problems = []
         if not self.tasks:
-            problems.append("no tasks: pass --tasks v2.omnizon-1 (ids, site names or 'local')")
+            problems.append("no tasks: pass --tasks v2.omnizon-3 (ids, site names or 'local')")
         if self.sites not in ("local", "remote"):
             problems.append(f"--sites must be 'local' or 'remote', got {self.sites!r}")
         if self.loss_fn not in LOSS_FNS:
@@ -152,7 +152,8 @@ class TinkerRunConfig:
             raise ConfigError(f"pixel budget: {e}") from None
 
     @classmethod
-    def create(cls, rl_config: str | os.PathLike | None = None, **kw: Any) -> TinkerRunConfig:
+    def create(cls, rl_config: str | os.PathLike | None = None, sets: Sequence[str] = (),
+               **kw: Any) -> TinkerRunConfig:
         """rl_config.yaml defaults under the given values (None means "not given")."""
         names = {f.name for f in fields(cls)}
         unknown = set(kw) - names
@@ -161,7 +162,7 @@ class TinkerRunConfig:
         given = {k: v for k, v in kw.items() if v is not None}
         if isinstance(given.get("tasks"), (list, str)):
             given["tasks"] = _split(given["tasks"])
-        return cls(**{**rl_defaults(rl_config), **given})
+        return cls(**{**rl_defaults(rl_config, sets), **given})
 
     def prompt_config(self) -> PromptConfig:
         return PromptConfig(max_pixels=self.max_pixels, min_pixels=self.min_pixels, history=self.history)

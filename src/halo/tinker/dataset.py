@@ -89,7 +89,7 @@ class BrowserRLDataset(RLDataset):
     def __init__(self, task_ids: Sequence[str], batch_size: int, group_size: int, source: EnvSource,
                  num_batches: int | None = None, seed: int = 0, shuffle: bool = True):
         if not task_ids:
-            raise ConfigError("the dataset has no tasks; give at least one task id (e.g. v2.omnizon-1)")
+            raise ConfigError("the dataset has no tasks; give at least one task id (e.g. v2.omnizon-3)")
         if batch_size < 1 or group_size < 1:
             raise ConfigError(f"batch_size and group_size must be >= 1, got {batch_size} and {group_size}")
         self.task_ids = list(task_ids)
