@@ -28,10 +28,9 @@ def register(app: typer.Typer) -> None:
         log: str = log_option(),
     ) -> None:
         """Train the tiny Qwen3-VL with online GRPO on REAL-local, evaluate before and after, write a report."""
+        from halo.config_files import RL_SECTIONS
         from halo.demo import DemoConfig, run_demo
         from halo.errors import HaloError
-
-        from halo.config_files import RL_SECTIONS
 
         try:
             sets = checked_sets(sets, ("demo", *RL_SECTIONS, "mode", "modes"), "halo demo")

@@ -57,7 +57,8 @@ def register(train_app: typer.Typer) -> None:
             from halo.config_files import RL_SECTIONS
 
             run = TinkerRunConfig.create(
-                rl_config, checked_sets(sets, RL_SECTIONS, "halo train tinker"), tasks=tasks, num_envs=num_envs, groups_per_batch=groups_per_batch, loss_fn=loss_fn,
+                rl_config, checked_sets(sets, RL_SECTIONS, "halo train tinker"),
+                tasks=tasks, num_envs=num_envs, groups_per_batch=groups_per_batch, loss_fn=loss_fn,
                 lora_rank=lora_rank, learning_rate=learning_rate, max_steps=max_steps,
                 log_path=log_path or "runs/tinker", sites=sites, model_name=model, renderer_name=renderer,
                 max_turns=max_turns, max_tokens=max_tokens, temperature=temperature,

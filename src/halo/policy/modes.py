@@ -3,7 +3,8 @@
 The YAML is read by ``halo.config_files`` (the user's file over the shipped one, ``--set modes.*`` on the file and
 ``--set mode.*`` on the chosen mode) and validated in one place (pydantic: unknown keys and wrong types are errors
 naming the file and the key; ``decoding`` and ``prompt`` against ``DecodingConfig`` and ``PromptConfig``), then
-turned into the backends' own dataclasses. ``make_policy`` builds the backend; ``for_training`` strips evaluation-only recovery.
+turned into the backends' own dataclasses. ``make_policy`` builds the backend; ``for_training`` strips
+evaluation-only recovery.
 """
 
 from __future__ import annotations

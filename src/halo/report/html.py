@@ -77,7 +77,8 @@ def curves(records: list[dict[str, Any]], link: Any = None) -> list[tuple[str, s
 
     out = []
     for title, keys, band, yr in CURVES:
-        series = {label: [(r["iteration"], float(r[k])) for r in records if _num(r.get(k))] for k, label in keys.items()}
+        series = {label: [(r["iteration"], float(r[k])) for r in records if _num(r.get(k))]
+                  for k, label in keys.items()}
         series = {k: v for k, v in series.items() if v}
         if not series or all(y == 0 for v in series.values() for _, y in v) and title.startswith("seconds"):
             continue

@@ -51,7 +51,8 @@ def line_chart(title: str, series: dict[str, Sequence[tuple[float, float]]],
         return T + (H - T - B) * (1 - (y - y0) / (y1 - y0))
 
     out = [f'<svg class="chart" width="{W}" height="{H}" viewBox="0 0 {W} {H}" role="img">',
-           f'<text x="{W / 2}" y="16" text-anchor="middle" font-size="12" font-weight="600">{html.escape(title)}</text>']
+           f'<text x="{W / 2}" y="16" text-anchor="middle" font-size="12" font-weight="600">'
+           f'{html.escape(title)}</text>']
     for t in _ticks(y0, y1):
         out.append(f'<line x1="{L}" x2="{W - R}" y1="{sy(t):.1f}" y2="{sy(t):.1f}" stroke="#eee"/>'
                    f'<text x="{L - 4}" y="{sy(t) + 3:.1f}" text-anchor="end" font-size="9">{_fmt(t)}</text>')

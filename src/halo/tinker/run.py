@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from pathlib import Path
 
 from halo.tinker.config import (
     TinkerRunConfig,
@@ -35,7 +36,6 @@ def run_training(run: TinkerRunConfig, log_to: str = "none") -> None:
     event files when the run ends, however it ends."""
     import dataclasses
     import os
-    from pathlib import Path
 
     import yaml
 

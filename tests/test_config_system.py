@@ -1,0 +1,104 @@
+"""One config system: --set on every command that reads a file, errors naming the file and the key, trackers and
+provenance recorded with every run."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from typer.testing import CliRunner
+
+from halo.cli import app
+from halo.config_files import apply_sets, parse_set
+from halo.errors import ConfigError
+
+
+def _out(r) -> str:
+    return " ".join(r.output.split())
+
+
+def test_set_parses_yaml_values_and_refuses_unknown_targets():
+    assert parse_set("grpo.lr=1e-5") == (["grpo", "lr"], 1e-5)
+    assert parse_set("lora.target_modules=[q_proj, v_proj]") == (["lora", "target_modules"], ["q_proj", "v_proj"])
+    assert apply_sets({"a": {"b": 1}}, [(["a", "c", "d"], True)], "f") == {"a": {"b": 1, "c": {"d": True}}}
+    with pytest.raises(ConfigError, match="'gropo' is not a config; the first key is one of policy"):
+        parse_set("gropo.lr=1")
+    with pytest.raises(ConfigError, match="write key.path=value"):
+        parse_set("grpo.lr")
+
+
+@pytest.mark.parametrize("argv, match", [
+    (["train", "grpo", "--set", "grpo.lr=fast"], r"rl_config\.yaml: grpo\.lr must be a number, got 'fast' \(str\)"),
+    (["train", "grpo", "--set", "grpo.lrr=1"], r"rl_config\.yaml: grpo: unknown key 'lrr'"),
+    (["train", "grpo", "--set", "mode.decoding.temperature=hot"],
+     r"modes\.yaml: modes\.tiny\.decoding\.temperature must be a number, got 'hot'"),
+    (["train", "grpo", "--set", "demo.eval_episodes=1"], r"`halo train grpo` does not read 'demo'"),
+    (["train", "mcts", "--set", "lora.rank=[1, 2]"], r"lora\.rank must be an integer, got \[1, 2\]"),
+    (["eval", "--mode", "tiny", "--tasks", "v2.gomail-4", "--set", "grpo.lr=1"], "`halo eval` does not read 'grpo'"),
+    (["eval", "--mode", "tiny", "--tasks", "v2.gomail-4", "--set", "mode.max_batch=many"],
+     r"modes\.tiny\.max_batch must be an integer"),
+    (["serve-policy", "--mode", "qwen3vl_base", "--dry-run", "--set", "mode.serve.port=eighty"],
+     r"modes\.qwen3vl_base\.serve\.port must be an integer"),
+    (["demo", "--set", "demo.parallel=two"], r"demo\.yaml: parallel must be an integer, got 'two'"),
+    (["train", "tinker", "--tasks", "v2.gomail-4", "--set", "episode.max_steps=0.5"],
+     r"episode\.max_steps must be an integer"),
+    (["eval", "--mode", "tiny", "--tasks", "v2.gomail-4", "--log", "mlflow"], "--log must be one of none"),
+])
+def test_every_command_takes_set_and_names_file_and_key(tmp_path, argv, match):
+    r = CliRunner().invoke(app, [*argv, *(["--runs-dir", str(tmp_path)] if argv[0] in ("eval",) else [])],
+                           env={"COLUMNS": "300"})
+    assert r.exit_code == 2, r.output
+    assert re.search(match, _out(r)), r.output
+    assert not any(tmp_path.iterdir())  # stopped at the door
+
+
+def test_set_reaches_the_job(tmp_path):
+    from halo.policy.modes import get_mode
+    from halo.rl.config import load_rl_config
+
+    assert load_rl_config(sets=["grpo.lr=1e-5", "lora.rank=4"])["lora"]["rank"] == 4
+    m = get_mode("tiny", sets=["mode.decoding.temperature=0.25", "modes.defaults.serve.port=8100"])
+    assert m.decoding_config().temperature == 0.25 and m.serve.port == 8100
+
+
+def test_old_flag_names_stay_aliases():
+    for argv, flag in ((["eval", "--help"], "--name"), (["train", "grpo", "--help"], "--rl-config"),
+                       (["train", "tinker", "--help"], "--rl-config"), (["train", "mcts", "--help"], "--run-name")):
+        r = CliRunner().invoke(app, argv, env={"COLUMNS": "300"})
+        assert flag in r.output, (argv, r.output)
+
+
+def test_shipped_configs_have_no_key_that_nothing_reads():
+    from halo.config_files import SOURCE_ROOT, read_yaml
+    from halo.rl.config import check_rl_file
+
+    data = read_yaml(SOURCE_ROOT / "configs" / "rl_config.yaml")
+    assert check_rl_file(data, "rl_config") and "viewport" not in data["episode"] and "top_p" not in data["policy"]
+
+
+@pytest.mark.parametrize("kind", ["tensorboard", "wandb"])
+def test_trackers_write_offline_under_the_run(tmp_path, kind, monkeypatch):
+    pytest.importorskip({"tensorboard": "tensorboardX", "wandb": "wandb"}[kind])
+    monkeypatch.delenv("WANDB_MODE", raising=False)
+    from halo.tracking import flatten, open_tracker
+
+    assert flatten({"loss": 0.5, "ok": True, "family_success": {"a.b": 1}, "name": "x", "nan": float("nan")}) == \
+        {"loss": 0.5, "ok": 1.0, "family_success/a.b": 1.0}
+    with open_tracker(kind, tmp_path, {"command": "test"}) as t:
+        t.log({"loss": 0.5, "grad_norm": 2.0}, 0)
+        t.log({"loss": 0.25}, 1)
+    if kind == "tensorboard":
+        (events,) = (tmp_path / "tensorboard").glob("events.out.tfevents.*")
+        data = events.read_bytes()
+        assert b"loss" in data and b"grad_norm" in data
+    else:
+        (run,) = (tmp_path / "wandb").glob("offline-run-*")
+        assert list(run.glob("*.wandb"))
+
+
+def test_provenance_names_version_commit_and_packages():
+    from halo.tracking import provenance
+
+    p = provenance()
+    assert p["halo_version"] == "0.1.0" and p["packages"]["pydantic"]
+    assert p["git_commit"] is None or re.fullmatch(r"[0-9a-f]{40}(\+dirty)?", p["git_commit"])
