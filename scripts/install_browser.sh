@@ -1,18 +1,16 @@
 #!/usr/bin/env bash
-# Make a Chromium available to Playwright, in this order:
+# Make a Chromium available to Playwright, in this order (the first one already there ends the search):
 #   1. $HALO_CHROMIUM, if it points at an executable (any Chromium build you choose);
-#   2. Playwright's own Chromium (`playwright install chromium`), where it can be downloaded;
-#   3. Debian's chromium + chromium-headless-shell (apt-get; needs root or sudo).
-# halo.env.browser finds the result in the same order at run time.
+#   2. Playwright's own Chromium, installed already, else downloaded (`playwright install chromium`);
+#   3. Debian's chromium + chromium-headless-shell, installed already, else through apt-get (root or sudo).
+# halo.env.browser looks in the same order at run time (HALO_CHROMIUM, Playwright's, Debian's headless shell, then
+# Debian's full chromium).
 set -uo pipefail
 PY=${1:-.venv/bin/python}
 
 if [ -n "${HALO_CHROMIUM:-}" ]; then
   if [ -x "$HALO_CHROMIUM" ]; then echo "browser: using HALO_CHROMIUM=$HALO_CHROMIUM"; exit 0; fi
   echo "browser: HALO_CHROMIUM=$HALO_CHROMIUM is not an executable file; unset it or fix the path" >&2; exit 1
-fi
-if [ -x /usr/lib/chromium/chromium ] || [ -x /usr/lib/chromium/chrome-headless-shell ] || [ -x /usr/bin/chromium ]; then
-  echo "browser: Debian chromium already installed"; exit 0
 fi
 if "$PY" - <<'PYEOF' 2>/dev/null; then
 import os, sys
@@ -21,6 +19,9 @@ with sync_playwright() as p:
     sys.exit(0 if os.path.exists(p.chromium.executable_path) else 1)
 PYEOF
   echo "browser: Playwright's Chromium already installed"; exit 0
+fi
+if [ -x /usr/lib/chromium/chromium ] || [ -x /usr/lib/chromium/chrome-headless-shell ] || [ -x /usr/bin/chromium ]; then
+  echo "browser: Debian chromium already installed"; exit 0
 fi
 if timeout 600 "$PY" -m playwright install chromium >/tmp/halo-playwright-install.log 2>&1; then
   echo "browser: installed Playwright's Chromium"; exit 0

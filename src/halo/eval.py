@@ -47,6 +47,7 @@ class TaskResult:
     steps: int = 0
     dense_return: float = 0.0
     valid_actions: float = 0.0
+    clean_actions: float = 0.0  # parsed as written: neither repaired nor cut off at the token limit
 
     @property
     def success_rate(self) -> float:
@@ -67,6 +68,7 @@ class EvalResult:
                 setattr(s, k, getattr(s, k) + getattr(r, k))
             s.dense_return += r.dense_return
             s.valid_actions += r.valid_actions
+            s.clean_actions += r.clean_actions
         return out
 
     def metrics(self) -> dict[str, Any]:
@@ -75,6 +77,7 @@ class EvalResult:
                 "success_rate": (sum(r.successes for r in self.tasks.values()) / eps) if eps else 0.0,
                 "mean_dense_return": (sum(r.dense_return for r in self.tasks.values()) / eps) if eps else 0.0,
                 "action_validity": (sum(r.valid_actions for r in self.tasks.values()) / eps) if eps else 0.0,
+                "clean_validity": (sum(r.clean_actions for r in self.tasks.values()) / eps) if eps else 0.0,
                 "mean_steps": (sum(r.steps for r in self.tasks.values()) / eps) if eps else 0.0,
                 "per_task": {k: r.success_rate for k, r in self.tasks.items()},
                 "per_site": {k: r.success_rate for k, r in self.by_site().items()},
@@ -164,6 +167,7 @@ async def run_eval(policy: Any, tasks: Sequence[Any], cfg: EvalConfig, run: RunD
                     r.steps += len(ep.steps)
                     r.dense_return += ep.dense_return
                     r.valid_actions += ep.action_validity
+                    r.clean_actions += ep.clean_validity
                 if on_episode is not None:
                     on_episode(task, ep)
         finally:

@@ -21,17 +21,21 @@ def _split(values: list[str]) -> list[str]:
 
 def print_results(console: Console, result, title: str) -> None:
     for label, rows in (("task", result.tasks), ("site", result.by_site())):
-        t = Table(label, "success", "rate", "errored", "mean steps", "valid actions", title=f"{title} by {label}")
+        t = Table(label, "success", "rate", "errored", "mean steps", "valid actions", "as written",
+                  title=f"{title} by {label}")
         for key, r in sorted(rows.items()):
             n = r.episodes
             t.add_row(key, f"{r.successes}/{n}", f"{r.success_rate:.0%}", str(r.errored),
-                      f"{r.steps / n:.1f}" if n else "-", f"{r.valid_actions / n:.0%}" if n else "-")
+                      f"{r.steps / n:.1f}" if n else "-", f"{r.valid_actions / n:.0%}" if n else "-",
+                      f"{r.clean_actions / n:.0%}" if n else "-")
         console.print(t)
     m = result.metrics()
     if result.errors:
         reasons = ", ".join(f"{r} {n}" for r, n in m["errors"].items())
         console.print(f"[yellow]{len(result.errors)} episode(s) broke[/yellow] ({reasons}; left out of the rates); "
                       f"first: {result.errors[0]}", highlight=False)
+    console.print("valid actions: replies that became an action, repaired or cut off at the token limit included; "
+                  "as written: neither", style="dim", highlight=False)
     console.print(f"overall success {m['success_rate']:.1%} over {m['episodes']} episodes "
                   f"({m['errored']} errored) in {m['wall_time']:.0f} s")
 

@@ -66,6 +66,13 @@ class Episode:
     def action_validity(self) -> float:
         return sum(s.parsed for s in self.steps) / len(self.steps) if self.steps else 0.0
 
+    @property
+    def clean_validity(self) -> float:
+        """The share of replies that parsed as written: not repaired, not cut off at the token limit."""
+        ok = sum(s.parsed and not s.sample.parsed.repairs and getattr(s.sample, "finish_reason", None) != "length"
+                 for s in self.steps)
+        return ok / len(self.steps) if self.steps else 0.0
+
 
 @dataclass(frozen=True)
 class Start:
