@@ -43,11 +43,13 @@ def test_resume_keeps_the_first_config_and_records_each_resume(tmp_path):
     run = RunDir(tmp_path, "r")
     first = {"command": "train grpo", "grpo": {"lr": 0.001, "iterations": 5}, "resumed_at_iteration": None}
     write_run_config(run, first, resume=False, overrides={"grpo": {"lr": 0.001}})
-    assert yaml.safe_load((run.path / "config.yaml").read_text()) == first
+    written = yaml.safe_load((run.path / "config.yaml").read_text())
+    assert written.pop("provenance")["halo_version"] and written == first  # every run records HALO's version
     second = {"command": "train grpo", "grpo": {"lr": 0.002, "iterations": 5}, "resumed_at_iteration": 3}
     write_run_config(run, second, resume=True, overrides={"grpo": {"lr": 0.002, "seed": None}, "mode": {"x": None}})
     write_run_config(run, {**second, "resumed_at_iteration": 4}, resume=True, overrides={})
-    assert yaml.safe_load((run.path / "config.yaml").read_text()) == first  # never overwritten
+    assert {k: v for k, v in yaml.safe_load((run.path / "config.yaml").read_text()).items()
+            if k != "provenance"} == first  # never overwritten
     resumes = yaml.safe_load((run.path / RESUMES).read_text())
     assert [r["resumed_at_iteration"] for r in resumes] == [3, 4]
     assert resumes[0]["overrides"] == {"grpo": {"lr": 0.002}}

@@ -138,6 +138,8 @@ def write_run_config(run: Any, config: dict[str, Any], *, resume: bool, override
 
     import yaml
 
+    from halo.tracking import provenance
+
     path = run.path / "config.yaml"
     if not resume or not path.is_file():
         run.write_config(config)
@@ -147,7 +149,7 @@ def write_run_config(run: Any, config: dict[str, Any], *, resume: bool, override
                if k not in ("resumed_at_iteration", "started_utc") and first.get(k) != v}
     entry = {"resumed_utc": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
              "resumed_at_iteration": config.get("resumed_at_iteration"),
-             "overrides": _given(overrides), "changed": changed}
+             "overrides": _given(overrides), "changed": changed, "provenance": provenance()}
     log = run.path / RESUMES
     entries = (yaml.safe_load(log.read_text()) or []) if log.is_file() else []
     entries.append(entry)
