@@ -4,6 +4,7 @@ image chat with n samples, the action grammar, logprob parity with the learner (
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import itertools
 import json
@@ -114,6 +115,8 @@ async def test_logprob_parity_with_the_learner(vllm_server, vllm_mode, learner, 
                 prompt = pol.build_prompt(obs)
                 samples = await pol.sample_prompt(prompt, obs, n=8, temperature=1.0)
             finally:
+                if lora and constrained:
+                    await pol.unload_lora_adapter("parity")
                 await pol.aclose()
             case = f"{'lora' if lora else 'base'}/{'grammar' if constrained else 'free'}"
             results[case] = summary(gaps(samples, recompute(learner, prompt, samples)))
@@ -154,17 +157,34 @@ def test_train_grpo_samples_on_vllm_from_each_new_adapter(vllm_server, vllm_mode
     assert all(abs(m["ratio_mean"] - 1) < 1e-4 and m["clip_frac"] == 0 for m in ms if m["train_items"]), ms
     ck = tmp_path / "v" / "checkpoints"
     served = [m["id"] for m in httpx.get(f"{vllm_server.base_url}/models", timeout=10).json()["data"]]
-    assert served == [vllm_mode.model, "halo-v-v000002"]  # versioned names; the older ones were unloaded
+    assert [n for n in served if n.startswith("halo-v-")] == ["halo-v-v000002"]  # versioned; older ones unloaded
     # and the logprobs moved: each iteration's adapter, loaded again, answers differently from the one before it
     # exactly when that iteration had samples to learn from (lr 1e-2; an iteration without any leaves it as it was)
     tops = [_top_logprobs(vllm_server.base_url, vllm_mode.model)]
     for i in range(3):
         tops.append(_top_logprobs(vllm_server.base_url, f"check-{i}", ck / f"adapter_v{i:06d}"))
-    moves = [max(abs(a[t] - b[t]) for t in set(a) & set(b)) for a, b in itertools.pairwise(tops)]
+    moves = [max(abs(a[t] - b[t]) for t in a) if set(a) == set(b) else float("inf")  # other likeliest tokens
+             for a, b in itertools.pairwise(tops)]
     for m, move in zip(ms, moves):
         assert (move > 1e-3) if m["train_items"] else (move == 0), (moves, [m["train_items"] for m in ms])
+    # `halo eval --mode tiny_vllm --adapter DIR` evaluates DIR: the backend loads it into the server first
+    asyncio.run(_check_with_adapter(vllm_mode.with_overrides(base_url=vllm_server.base_url,
+                                                             adapter=str(ck / "adapter_v000001"))))
+    evaluated = _top_logprobs(vllm_server.base_url, "adapter")
+    assert evaluated == tops[2], (evaluated, tops[2])
     times = [(m["time_rollout"], m["time_update"], m["time_save"], m["time_sync"]) for m in ms]
     print("logprob moves", moves, "per iteration (sample, update, save, hot-load) s:", times)
+
+
+async def _check_with_adapter(mode) -> None:
+    from halo.errors import PolicyError
+    from halo.policy.modes import make_policy
+
+    async with make_policy(mode) as pol:
+        await pol.check()
+    async with make_policy(mode.with_overrides(adapter=mode.adapter + "-missing")) as pol:
+        with pytest.raises(PolicyError, match="no PEFT adapter"):
+            await pol.check()
 
 
 def _top_logprobs(url: str, model: str, adapter: Path | None = None) -> dict[str, float]:
@@ -173,7 +193,9 @@ def _top_logprobs(url: str, model: str, adapter: Path | None = None) -> dict[str
         httpx.post(f"{url}/load_lora_adapter", json={"lora_name": model, "lora_path": str(adapter)},
                    timeout=30).raise_for_status()
     body = {"model": model, "messages": [{"role": "user", "content": "Open the Department 5 page"}],
-            "max_tokens": 1, "logprobs": True, "top_logprobs": 20, "temperature": 1.0}
+            "max_tokens": 1, "logprobs": True, "top_logprobs": 20, "temperature": 0.0,  # greedy: the sampled token
+            # (listed with the top ones) is the likeliest
+            "return_tokens_as_token_ids": True}  # distinct tokens may decode to the same text
     r = httpx.post(f"{url}/chat/completions", json=body, timeout=30)
     r.raise_for_status()
     if adapter is not None:
