@@ -43,7 +43,7 @@ test-vllm: setup vllm
 		--durations=10
 
 test-fast: setup
-	$(VENV)/bin/pytest -q -m "not slow and not browser"
+	$(VENV)/bin/pytest -q -m "not slow and not browser and not vllm"
 
 demo: setup
 	$(VENV)/bin/halo demo
