@@ -99,6 +99,15 @@ def test_vllm_command_runs_vllm_from_its_own_environment_with_runtime_lora(tmp_p
         vllm_command(get_mode("gpt_baseline"))
 
 
+def test_a_model_vllm_cannot_serve_stops_before_the_server_starts(tmp_path):
+    from halo.errors import PolicyError
+    from halo.policy.serve import check_model
+
+    (tmp_path / "config.json").write_text(json.dumps({"text_config": {"head_dim": 16}}))
+    with pytest.raises(PolicyError, match="head_dim 16; vLLM's CPU attention needs at least 32"):
+        check_model(get_mode("tiny_vllm").with_overrides(model=str(tmp_path)))
+
+
 def test_cli_serve_policy_dry_run_and_a_missing_vllm_environment(monkeypatch, tmp_path):
     r = CliRunner().invoke(app, ["serve-policy", "--mode", "qwen3vl_base", "--dry-run", "--port", "8123"])
     assert r.exit_code == 0, r.output

@@ -64,7 +64,8 @@ def vllm_server(vllm_python, vllm_mode, tmp_path_factory):
 
 
 @pytest.fixture(scope="session")
-def tiny_model(tmp_path_factory) -> str:  # TEMP until tiny.HIDDEN is 128 upstream
+def tiny_model(tmp_path_factory) -> str:
+    """`halo model tiny`'s model, at least 128 wide: vLLM's CPU attention refuses head_dim (hidden / 4) under 32."""
     from halo.policy.tiny import HIDDEN, build_tiny_model
 
     return str(build_tiny_model(tmp_path_factory.mktemp("vllm-tiny") / "tiny-qwen3vl", hidden=max(HIDDEN, 128)))

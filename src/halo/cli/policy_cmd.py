@@ -41,7 +41,8 @@ def register(app: typer.Typer) -> None:
                      dry_run: bool = typer.Option(False, "--dry-run", help="print the command, do not run it"),
                      port: int = typer.Option(None, help="override the mode's port"),
                      modes_file: str = modes_file_option(), sets: list[str] = set_option()) -> None:
-        """Run `vllm serve` for a mode: LoRA on, runtime LoRA updating on, context and GPU share from the mode."""
+        """Run vLLM for a mode from its own environment (`make vllm`): LoRA and runtime LoRA updating on, context,
+        dtype, pixel budget and GPU share from the mode."""
         from halo.policy import serve
         from halo.policy.modes import get_mode
 
@@ -53,6 +54,7 @@ def register(app: typer.Typer) -> None:
             if dry_run:
                 typer.echo(cmd.shell())
                 return
+            serve.check_model(m)
             raise typer.Exit(serve.run(cmd))
         except HaloError as e:
             fail(e)

@@ -87,6 +87,22 @@ def check_installed(cmd: ServeCommand) -> None:
                           "command")
 
 
+def check_model(mode: ModeConfig) -> None:
+    """A tiny mode's model is built on first use (as ``halo eval`` does); a local model vLLM cannot serve stops here,
+    not after the server's minute of start-up."""
+    path = Path(mode.model)
+    if not path.exists() and mode.name.startswith("tiny"):
+        from halo.policy.tiny import build_tiny_model
+
+        build_tiny_model(path)
+    cfg = path / "config.json"
+    if cfg.is_file():
+        text = json.loads(cfg.read_text()).get("text_config") or {}
+        if text.get("head_dim", 32) < 32:
+            raise PolicyError(f"{mode.model} has head_dim {text['head_dim']}; vLLM's CPU attention needs at least 32: "
+                              "rebuild it with a hidden size of at least 128 (head_dim = hidden / 4)")
+
+
 def run(cmd: ServeCommand) -> int:
     """Run the server in the foreground until it exits (Ctrl-C stops it)."""
     check_installed(cmd)

@@ -18,7 +18,7 @@ import httpx
 
 from halo.errors import PolicyError
 from halo.policy.modes import ModeConfig
-from halo.policy.serve import ServeCommand, check_installed, vllm_command
+from halo.policy.serve import ServeCommand, check_installed, check_model, vllm_command
 
 
 def free_port() -> int:
@@ -49,6 +49,7 @@ class VLLMServer:
 
     def start(self) -> Self:
         check_installed(self.cmd)
+        check_model(self.mode)
         self.log_path.parent.mkdir(parents=True, exist_ok=True)
         self._log = open(self.log_path, "ab")  # noqa: SIM115 - held open for the server's lifetime
         t0 = time.monotonic()
