@@ -174,7 +174,7 @@ class OpenAIPolicy(PolicyBackend):
                 return r.json()
             except ValueError:
                 raise PolicyError(f"{url} answered HTTP {r.status_code} with non-JSON: {r.text[:200]!r}") from None
-        hint = (f"; start a server with `{s.start_hint}` (on a GPU machine) or point --base-url at one"
+        hint = (f"; start a server with `{s.start_hint}` (after `make vllm`) or point --base-url at one"
                 if "connect" in last else "")
         if not hint and "no answer" in last:
             hint = (f"; the server accepts connections but does not answer: is it overloaded or stuck? check "
@@ -191,7 +191,7 @@ class OpenAIPolicy(PolicyBackend):
             r = await self._client.get(self.url + "/models", timeout=10)
         except httpx.HTTPError as e:
             raise PolicyError(f"cannot reach the policy server at {self.url} ({type(e).__name__}: {e}); start one "
-                              f"with `{self.server.start_hint}` (on a GPU machine) or point --base-url at one") from None
+                              f"with `{self.server.start_hint}` (after `make vllm`) or point --base-url at one") from None
         if r.status_code >= 400:
             raise PolicyError(f"{self.url}/models answered HTTP {r.status_code}: {r.text[:200]}")
         try:
