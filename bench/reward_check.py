@@ -3,7 +3,8 @@
 Writes bench/results/reward_check.json: per task the oracle's return curve, milestones and REAL verdict, and the
 random policy's returns (3 seeds, same number of steps), plus both distributions' summaries and the checks of
 issue #6: the oracle's return rises at milestones and peaks at success; the random policy's is lower.
-Run: .venv/bin/python bench/reward_check.py
+Run: .venv/bin/python bench/reward_check.py [--sites dashdish udriver]   (--sites: only those sites' tasks are run;
+their rows replace theirs in the file, the summary is recomputed over every row)
 """
 
 from __future__ import annotations
@@ -28,10 +29,14 @@ from halo.sites.server import SitesServer  # noqa: E402
 SEEDS = (0, 1, 2)
 
 
-async def main() -> dict:
+def _site(task_id: str) -> str:
+    return task_id.split(".")[1].rsplit("-", 1)[0]
+
+
+async def main(sites: tuple[str, ...] | None = None, keep: list[dict] | None = None) -> dict:
     cfg = reward_config()
-    oracles = all_oracles()
-    rows = []
+    oracles = {k: v for k, v in all_oracles().items() if sites is None or _site(k) in sites}
+    rows = [r for r in keep or [] if sites is not None and _site(r["task_id"]) not in sites]
     with SitesServer() as urls, Progress() as progress:
         bar = progress.add_task("oracles + random runs", total=len(oracles))
         async with BrowserPool() as pool:
@@ -49,10 +54,10 @@ async def main() -> dict:
                 progress.advance(bar)
     oracle_f = [r["oracle_final"] for r in rows]
     random_f = [x for r in rows for x in r["random_finals"]]
+    rows.sort(key=lambda r: r["task_id"])
     reached = {}
     for r in rows:
-        site = r["task_id"].split(".")[1].rsplit("-", 1)[0]
-        reached.setdefault(site, set()).update(r["oracle"]["milestones"])
+        reached.setdefault(_site(r["task_id"]), set()).update(r["oracle"]["milestones"])
     summary = {
         "tasks": len(rows),
         "oracle_return": {"mean": statistics.fmean(oracle_f), "min": min(oracle_f), "max": max(oracle_f)},
@@ -65,8 +70,14 @@ async def main() -> dict:
 
 
 if __name__ == "__main__":
-    out = asyncio.run(main())
+    import argparse
+
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--sites", nargs="+", help="run only these sites' tasks and merge them into the file")
+    args = ap.parse_args()
     path = ROOT / "bench" / "results" / "reward_check.json"
+    keep = json.loads(path.read_text())["tasks"] if args.sites and path.exists() else None
+    out = asyncio.run(main(tuple(args.sites) if args.sites else None, keep))
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(out, indent=1))
     print(json.dumps(out["summary"], indent=1))

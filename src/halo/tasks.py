@@ -17,7 +17,7 @@ from typing import Any, Literal
 from halo.errors import ConfigError, TaskNotFoundError
 
 DEFAULT_VERSION = "v2"
-LOCAL_SITES = ("gomail", "gocalendar", "omnizon", "zilloft")
+LOCAL_SITES = ("gomail", "gocalendar", "omnizon", "zilloft", "dashdish", "opendining", "udriver", "staynb", "marrisuite")
 SitesMode = Literal["remote", "local"]
 
 

@@ -14,13 +14,19 @@ from halo.tasks import get_task
 
 def all_oracles() -> dict[str, object]:
     """``{canonical task id: oracle}``: async functions of a Driver (gomail, gocalendar) or step lists."""
+    import oracles_dashdish
     import oracles_gocalendar
     import oracles_gomail
+    import oracles_marrisuite
     import oracles_omnizon
+    import oracles_opendining
+    import oracles_staynb
+    import oracles_udriver
     import oracles_zilloft
 
     out: dict[str, object] = {}
-    for mod in (oracles_gomail, oracles_gocalendar, oracles_omnizon, oracles_zilloft):
+    for mod in (oracles_gomail, oracles_gocalendar, oracles_omnizon, oracles_zilloft, oracles_dashdish,
+                oracles_opendining, oracles_udriver, oracles_staynb, oracles_marrisuite):
         for k, v in mod.ORACLES.items():
             out[k if k.startswith("v2.") else f"v2.{k}"] = v
     return out

@@ -26,8 +26,10 @@ import re
 import secrets
 import threading
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
+from urllib.parse import parse_qs
 
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
@@ -187,6 +189,13 @@ class SessionStore:
 def session_of(request: Request) -> Session:
     """The calling browser's session (created by the middleware if it had none)."""
     return request.state.session
+
+
+async def read_form(request: Request, max_text: int | None = None) -> dict[str, str]:
+    """A urlencoded form body (what every REAL-local form posts), the last value of each field, cut to ``max_text``
+    characters when given; anything else reads as an empty form (no python-multipart needed)."""
+    body = (await request.body()).decode("utf-8", "replace")
+    return {k: v[-1][:max_text] for k, v in parse_qs(body, keep_blank_values=True).items()}
 
 
 def finish_payload(spec: SiteSpec, s: Session) -> dict[str, Any]:

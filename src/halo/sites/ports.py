@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
-SITE_NAMES = ("gomail", "gocalendar", "omnizon", "zilloft")
+SITE_NAMES = ("gomail", "gocalendar", "omnizon", "zilloft", "dashdish", "opendining", "udriver", "staynb", "marrisuite")
 DEFAULT_HOST = "127.0.0.1"
-DEFAULT_PORT = 8700  # gomail on 8701, gocalendar 8702, omnizon 8703, zilloft 8704
+# base port; site i of SITE_NAMES gets base + i + 1: gomail 8701, gocalendar 8702, omnizon 8703, zilloft 8704,
+# dashdish 8705, opendining 8706, udriver 8707, staynb 8708, marrisuite 8709
+DEFAULT_PORT = 8700
 
 
 def site_port(site: str, port: int | None = None) -> int:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 from typing import Any
-from urllib.parse import parse_qs, urlencode
+from urllib.parse import urlencode
 
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 from markupsafe import Markup
@@ -13,7 +13,7 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from starlette.routing import Route
 
-from halo.sites.core import Session, session_of
+from halo.sites.core import Session, read_form, session_of
 from halo.sites.omnizon import state as st
 from halo.sites.omnizon.art import art
 from halo.sites.omnizon.catalog import BY_ID, CATEGORIES, PRODUCTS, search
@@ -108,14 +108,8 @@ async def product_page(request: Request) -> Response:
     return _page(request, "product.html", p=p)
 
 
-async def _form(request: Request) -> dict[str, str]:
-    """A urlencoded form body (what every Omnizon form posts); anything else reads as an empty form."""
-    body = (await request.body()).decode("utf-8", "replace")
-    return {k: v[-1] for k, v in parse_qs(body, keep_blank_values=True).items()}
-
-
 async def cart_add(request: Request) -> Response:
-    f = await _form(request)
+    f = await read_form(request)
     pid = f.get("id", "")
     if pid not in BY_ID:
         return _error(request, 400, "Could not add to cart", f"Omnizon has no product {pid!r}.")
@@ -131,7 +125,7 @@ async def cart_add(request: Request) -> Response:
 
 
 async def cart_update(request: Request) -> Response:
-    f = await _form(request)
+    f = await read_form(request)
     pid = f.get("id", "")
     try:
         qty = int(f.get("quantity", ""))
@@ -170,7 +164,7 @@ async def checkout_page(request: Request) -> Response:
 
 
 async def place_order(request: Request) -> Response:
-    f = await _form(request)
+    f = await read_form(request)
     s = session_of(request)
     address = {k: f.get(k, "") for k in st.DEFAULT_ADDRESS}
     with s.lock:
