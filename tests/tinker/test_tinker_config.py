@@ -46,8 +46,8 @@ async def test_config_field_by_field():
     cfg = build_train_config(run_config(), URLS)
     assert isinstance(cfg, Config)
     assert cfg.learning_rate == 4e-5
-    assert cfg.model_name == "Qwen/Qwen3-VL-30B-A3B-Instruct"
-    assert cfg.renderer_name == "qwen3_vl_instruct"
+    assert cfg.model_name == "Qwen/Qwen3.6-35B-A3B"  # a model hosted Tinker serves (Qwen3-VL-30B-A3B is retired)
+    assert cfg.renderer_name == "qwen3_5"
     assert cfg.recipe_name == "halo_browser_rl"
     assert cfg.max_tokens == 200
     assert cfg.log_path == "/tmp/halo-tinker-test"

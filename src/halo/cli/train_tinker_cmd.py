@@ -1,4 +1,5 @@
-"""`halo train tinker`: online RL of Qwen3-VL on Tinker (remote sampling and LoRA updates), browsers here."""
+"""`halo train tinker`: online RL of a Qwen vision model on Tinker (hosted, or a self-hosted Tinker API such as
+SkyRL's): remote sampling and LoRA updates, browsers here."""
 
 from __future__ import annotations
 
@@ -24,8 +25,10 @@ def register(train_app: typer.Typer) -> None:
         max_steps: int = typer.Option(None, help="training iterations (batches)"),
         log_path: str = typer.Option(None, help="checkpoints, metrics and logs (default runs/tinker)"),
         sites: str = typer.Option("local", help="'local' (REAL-local, served here) or 'remote' (REAL's sites)"),
-        model: str = typer.Option(None, help="Tinker base model (default Qwen/Qwen3-VL-30B-A3B-Instruct)"),
-        renderer: str = typer.Option(None, help="tinker-cookbook renderer (default qwen3_vl_instruct)"),
+        model: str = typer.Option(None, help="Tinker base model (default Qwen/Qwen3.6-35B-A3B; any model the "
+                                             "server offers, e.g. Qwen/Qwen3-VL-8B-Instruct on a self-hosted one)"),
+        renderer: str = typer.Option(None, help="tinker-cookbook renderer (default: the model's recommended one, "
+                                                "qwen3_5 for Qwen3.5/3.6, qwen3_vl_instruct for Qwen3-VL)"),
         max_turns: int = typer.Option(None, help="browser steps per episode (rl_config: 70)"),
         max_tokens: int = typer.Option(None, help="tokens per reply (rl_config: 300)"),
         temperature: float = typer.Option(None, help="sampling temperature (rl_config: 0.7)"),
@@ -40,15 +43,21 @@ def register(train_app: typer.Typer) -> None:
         eval_every: int = typer.Option(None, help="evaluate the held-out tasks every N iterations (0 = never)"),
         save_every: int = typer.Option(None, help="checkpoint every N iterations"),
         load_checkpoint: str = typer.Option(None, help="start from these Tinker weights (tinker://...)"),
-        base_url: str = typer.Option(None, help="Tinker service URL override"),
+        base_url: str = typer.Option(None, "--tinker-url", "--base-url", envvar="TINKER_BASE_URL",
+                                     help="a Tinker-API-compatible server (self-hosted, e.g. SkyRL's); default: "
+                                          "hosted Tinker"),
+        server_loss_fns: str = typer.Option(None, help="losses a server that does not list them supports, "
+                                                       "comma-separated (self-hosted default: cross_entropy,"
+                                                       "importance_sampling)"),
         wandb_project: str = typer.Option(None, help="log to this W&B project (implies --log wandb)"),
         rl_config: str = config_option(),
         sets: list[str] = set_option(),
         log: str = log_option(),
     ) -> None:
-        """Train on Tinker: Qwen3-VL samples and LoRA steps remotely, browsers and REAL grading here.
+        """Train on Tinker: the model samples and takes LoRA steps on the Tinker server (hosted, or --tinker-url),
+        browsers and REAL grading here.
 
-        Needs TINKER_API_KEY; without it nothing starts."""
+        Needs TINKER_API_KEY; without it, or with a model or loss the server does not offer, nothing starts."""
         from halo.tinker.config import TinkerRunConfig
         from halo.tinker.run import run_training
 
@@ -65,8 +74,14 @@ def register(train_app: typer.Typer) -> None:
                 max_concurrent_browsers=max_concurrent_browsers, max_pixels=max_pixels,
                 stop_on_parse_error=stop_on_parse_error, retries=retries, seed=seed, test_fraction=test_fraction,
                 eval_every=eval_every, save_every=save_every, load_checkpoint_path=load_checkpoint,
-                base_url=base_url, wandb_project=wandb_project)
-            console.print(f"[bold]tinker[/bold] model={run.model_name} tasks={','.join(run.tasks)} "
+                base_url=base_url, server_loss_fns=server_loss_fns, wandb_project=wandb_project)
+            from halo.tinker.models import retirement_note, thinking_note
+
+            notes = [retirement_note(run.model_name) if not base_url else None,
+                     thinking_note(run.renderer_name, run.max_tokens)]
+            for note in filter(None, notes):
+                Console(stderr=True).print(f"[yellow]note:[/yellow] {note}", highlight=False)
+            console.print(f"[bold]tinker[/bold] model={run.model_name} renderer={run.renderer_name} tasks={','.join(run.tasks)} "
                           f"group={run.num_envs} loss={run.loss_fn} lora_rank={run.lora_rank} "
                           f"lr={run.learning_rate:g} steps={run.max_steps} -> {run.log_path}")
             run_training(run, "wandb" if wandb_project and log == "none" else log)

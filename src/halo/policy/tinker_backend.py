@@ -1,8 +1,8 @@
 """Policies behind tinker-cookbook's ``TokenCompleter``: a Tinker-trained checkpoint sampled through Tinker's
 sampling client (``halo eval``), or any local completer (offline tests).
 
-The prompt is rendered exactly as in training (``halo.tinker.render``: HALO's prompt through the
-``qwen3_vl_instruct`` renderer), so a checkpoint is evaluated on the inputs it was trained on. Selected by a mode
+The prompt is rendered exactly as in training (``halo.tinker.render``: HALO's prompt through the model's
+renderer, ``qwen3_5`` for Qwen3.5/3.6, ``qwen3_vl_instruct`` for Qwen3-VL), so a checkpoint is evaluated on the inputs it was trained on. Selected by a mode
 with ``backend: tinker``: ``model`` is the base model (its tokenizer and image processor), ``adapter`` the
 ``tinker://.../sampler_weights/...`` path of the checkpoint (none: the base model on Tinker).
 """
@@ -91,14 +91,20 @@ def make_tinker_policy(base_model: str, model_path: str | None = None, renderer_
     """The policy of a Tinker checkpoint, sampled on Tinker."""
     from tinker_cookbook.completers import TinkerTokenCompleter
 
-    from halo.tinker.render import DEFAULT_RENDERER, load_renderer
+    from halo.tinker.models import check_renderer, recommended_renderer
+    from halo.tinker.render import load_renderer
 
     decoding = decoding or DecodingConfig()
     _check_checkpoint(model_path)  # key and path first: the renderer may download the tokenizer
+    renderer_name = renderer_name or recommended_renderer(base_model)
+    check_renderer(base_model, renderer_name)
     from halo.tinker.config import check_tinker_reachable
+    from halo.tinker.preflight import preflight
 
     check_tinker_reachable(base_url)
-    renderer = load_renderer(renderer_name or DEFAULT_RENDERER, base_model)
+    if not model_path:  # a checkpoint is the server's own business; the base model must be one it samples
+        preflight(base_model, None, base_url, training=False)
+    renderer = load_renderer(renderer_name, base_model)
     client = tinker_sampling_client(base_model, model_path, base_url)
     completer = TinkerTokenCompleter(client, max_tokens=decoding.max_tokens, temperature=decoding.temperature)
     return TokenCompleterPolicy(completer, renderer, decoding, prompt)

@@ -18,11 +18,12 @@ from halo.errors import ConfigError
 from halo.policy.prompt import PromptConfig
 from halo.rl.rewards import RewardConfig
 from halo.tinker.browsers import DEFAULT_MAX_CONCURRENT
-from halo.tinker.render import DEFAULT_MODEL, DEFAULT_RENDERER
+from halo.tinker.models import DEFAULT_MODEL, check_renderer, recommended_renderer
 
 LOSS_FNS = ("importance_sampling", "ppo", "cispo", "dro", "gspo", "stable_reinforce")
 RECIPE_NAME = "halo_browser_rl"
 API_KEY_ENV = "TINKER_API_KEY"
+URL_ENV = "TINKER_BASE_URL"  # the Tinker SDK's own: the service (or a self-hosted Tinker API) to talk to
 
 
 class MissingApiKeyError(ConfigError):
@@ -36,8 +37,8 @@ def require_tinker_api_key(env: dict[str, str] | None = None) -> str:
         raise MissingApiKeyError(
             f"{API_KEY_ENV} is not set, so Tinker cannot be reached; nothing was started. Get a key from the "
             f"Tinker console (https://tinker-console.thinkingmachines.ai), then `export {API_KEY_ENV}=...` and "
-            "run again. To try the env and rollouts without Tinker, run the offline test: "
-            "`pytest tests/tinker`.")
+            "run again (a self-hosted Tinker API, --tinker-url, takes whatever key it was started with, e.g. "
+            "tml-dummy). To try the env and rollouts without Tinker, run the offline test: `pytest tests/tinker`.")
     return key
 
 
@@ -52,7 +53,7 @@ def check_tinker_reachable(base_url: str | None = None, timeout_s: float = 10.0)
         httpx.get(url, timeout=timeout_s)
     except httpx.HTTPError as e:
         raise ConfigError(f"cannot reach Tinker at {url} ({type(e).__name__}: {e}); check the network or proxy, or "
-                          "set --base-url / TINKER_BASE_URL; nothing was started") from None
+                          f"set --tinker-url / {URL_ENV}; nothing was started") from None
     return url
 
 
@@ -102,7 +103,7 @@ class TinkerRunConfig:
     learning_rate: float = 1e-6
     max_steps: int = 100
     model_name: str = DEFAULT_MODEL
-    renderer_name: str = DEFAULT_RENDERER
+    renderer_name: str | None = None  # None: the model's recommended renderer (halo.tinker.models)
     max_tokens: int = 300
     temperature: float = 0.7
     max_turns: int = 70
@@ -118,7 +119,8 @@ class TinkerRunConfig:
     eval_every: int = 0
     save_every: int = 10
     load_checkpoint_path: str | None = None
-    base_url: str | None = None
+    base_url: str | None = None  # --tinker-url: a self-hosted Tinker API; None: $TINKER_BASE_URL, else hosted
+    server_loss_fns: tuple[str, ...] | None = None  # what a server without a loss list supports (preflight)
     wandb_project: str | None = None
     wandb_name: str | None = None
     headless: bool = True
@@ -126,6 +128,16 @@ class TinkerRunConfig:
 
     def __post_init__(self) -> None:
         problems = []
+        if not self.model_name or not self.model_name.strip():
+            problems.append("--model is empty")
+        elif self.renderer_name is None:
+            object.__setattr__(self, "renderer_name", recommended_renderer(self.model_name))
+        if self.renderer_name is not None:
+            check_renderer(self.model_name, self.renderer_name)
+        if self.base_url is not None and not self.base_url.startswith(("http://", "https://")):
+            problems.append(f"--tinker-url must start with http:// or https://, got {self.base_url!r}")
+        if self.server_loss_fns is not None:
+            object.__setattr__(self, "server_loss_fns", _split(self.server_loss_fns))
         if not self.tasks:
             problems.append("no tasks: pass --tasks v2.omnizon-3 (ids, site names or 'local')")
         if self.sites not in ("local", "remote"):

@@ -22,7 +22,8 @@ from halo.errors import ConfigError
 from halo.rl.rewards import RewardConfig
 from halo.tinker.browsers import DEFAULT_MAX_CONCURRENT, browser_slots
 from halo.tinker.env import BrowserTinkerEnv, EpisodeSettings
-from halo.tinker.render import DEFAULT_MODEL, DEFAULT_RENDERER, load_renderer
+from halo.tinker.models import DEFAULT_MODEL, recommended_renderer
+from halo.tinker.render import load_renderer
 
 
 @dataclass(frozen=True)
@@ -32,13 +33,15 @@ class EnvSource:
     sites: str = "local"  # "local" (REAL-local) | "remote" (REAL's own sites)
     site_urls: tuple[tuple[str, str], ...] = ()  # REAL-local {site: url}, as pairs (hashable)
     model_name: str = DEFAULT_MODEL  # tokenizer and image processor of the sampled model
-    renderer_name: str = DEFAULT_RENDERER
+    renderer_name: str | None = None  # None: the model's recommended renderer
     max_concurrent_browsers: int = DEFAULT_MAX_CONCURRENT
     headless: bool = True
     episode: EpisodeSettings = field(default_factory=EpisodeSettings)
     rewards: RewardConfig = field(default_factory=RewardConfig)
 
     def __post_init__(self) -> None:
+        if self.renderer_name is None:
+            object.__setattr__(self, "renderer_name", recommended_renderer(self.model_name))
         if self.sites not in ("local", "remote"):
             raise ConfigError(f"sites must be 'local' or 'remote', got {self.sites!r}")
         if self.max_concurrent_browsers < 1:

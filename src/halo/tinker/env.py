@@ -16,9 +16,9 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-import tinker
 from tinker_cookbook.rl.types import STOP_METRIC_PREFIX, ActionExtra, Env, StepResult, StopReason
 
+import tinker
 from halo.env.env import BrowserEnv
 from halo.env.types import Observation
 from halo.errors import ConfigError, HaloError

@@ -30,8 +30,8 @@ async def _train(cfg) -> None:
 
 
 def run_training(run: TinkerRunConfig, log_to: str = "none") -> None:
-    """Blocking. Without ``TINKER_API_KEY``, with bad task ids or with the service out of reach it raises
-    before any site or browser starts. ``log_to`` (``--log``): ``wandb`` goes through tinker-cookbook's own W&B
+    """Blocking. Without ``TINKER_API_KEY``, with bad task ids, with the service out of reach or with a model
+    or loss the server does not offer (its capability call) it raises before any site or browser starts. ``log_to`` (``--log``): ``wandb`` goes through tinker-cookbook's own W&B
     logger (offline unless ``WANDB_MODE`` says otherwise); ``tensorboard`` replays its ``metrics.jsonl`` into
     event files when the run ends, however it ends."""
     import dataclasses
@@ -45,6 +45,8 @@ def run_training(run: TinkerRunConfig, log_to: str = "none") -> None:
     require_tinker_api_key()
     resolve_task_ids(run.tasks, run.sites)
     check_tinker_reachable(run.base_url)
+    preflight_run(run)
+    image_preflight(run)
     if log_to == "wandb":
         os.environ.setdefault("WANDB_MODE", "offline")
         run = dataclasses.replace(run, wandb_project=run.wandb_project or "halo-agent")
@@ -57,6 +59,33 @@ def run_training(run: TinkerRunConfig, log_to: str = "none") -> None:
     finally:
         if log_to == "tensorboard":
             replay_metrics(Path(run.log_path))
+
+
+def preflight_run(run: TinkerRunConfig, fetch=None):
+    """The server's capabilities checked against the run's model and loss (one clear line when it cannot serve
+    them); a note when hosted Tinker has retired the model. Before any site or browser starts."""
+    from halo.tinker.models import retirement_note
+    from halo.tinker.preflight import preflight
+
+    caps = preflight(run.model_name, run.loss_fn, run.base_url, loss_fns=run.server_loss_fns, fetch=fetch)
+    note = retirement_note(run.model_name)
+    if note and caps.hosted:
+        log.warning(note)
+    log.info("tinker server %s: %s can be trained; losses (%s): %s", caps.url, run.model_name, caps.loss_source,
+             ", ".join(caps.loss_fns))
+    return caps
+
+
+def image_preflight(run: TinkerRunConfig) -> str:
+    """The model's tokenizer, processor config and renderer loaded (cached for the run's envs; a clear error if
+    one cannot be) and what a screenshot costs the model."""
+    from halo.tinker import render
+    from halo.tinker.models import describe_screenshots
+
+    render.load_renderer(run.renderer_name, run.model_name)
+    line = describe_screenshots(run.model_name, run.max_pixels, run.min_pixels)
+    log.info(line)
+    return line
 
 
 def replay_metrics(log_path: Path) -> int:
