@@ -28,9 +28,11 @@ def _tree(pool) -> list[tuple[int, str]]:
 
 async def test_reset_after_the_zygote_was_killed_kills_the_tree_and_relaunches(chaos_pool, pages):
     """The hang of the issue: with Chromium's zygotes SIGKILLed, `new_page` never returned and reset froze forever.
-    Now the call misses its deadline, the whole process tree is killed, the browser relaunched and reset retried."""
+    Now the call misses its deadline, the whole process tree is killed, the browser relaunched and reset retried.
+    (An env that recycles its context needs no new page, so it is the fresh-context path that is tested here; the
+    next test covers recycling envs.)"""
     pool = chaos_pool
-    env = BrowserEnv(pool)
+    env = BrowserEnv(pool, reuse_context=False)
     task = page_task(f"{pages}/actions.html")
     await env.reset(task)
     before = _tree(pool)
@@ -47,6 +49,28 @@ async def test_reset_after_the_zygote_was_killed_kills_the_tree_and_relaunches(c
     r = await env.step(A.Wait(0))
     assert not r.done and r.info.error is None
     await env.close()
+
+
+async def test_a_recycling_env_keeps_working_after_the_zygote_was_killed(chaos_pool, pages):
+    """A recycled context keeps its page and renderer, so its next reset works without the zygote; a fresh context
+    (a new env) then finds the browser unable to start pages, and reset kills and relaunches it, after which the
+    recycling env's next reset opens a fresh context on the new browser."""
+    pool = chaos_pool
+    restarts = pool.restarts
+    env = BrowserEnv(pool)
+    task = page_task(f"{pages}/actions.html")
+    await env.reset(task)
+    assert kill_one(_tree(pool), random.Random(1), "zygote") == "zygote"
+    obs = await asyncio.wait_for(env.reset(task), 60)
+    assert "Action test page" in obs.axtree and env.contexts_opened == 1
+    other = BrowserEnv(pool)
+    obs = await asyncio.wait_for(other.reset(task), 60)
+    assert "Action test page" in obs.axtree and pool.restarts == restarts + 1
+    obs = await asyncio.wait_for(env.reset(task), 60)  # its context died with the old browser: a fresh one
+    assert "Action test page" in obs.axtree and env.contexts_opened == 2
+    r = await env.step(A.Wait(0))
+    assert not r.done and r.info.error is None
+    await asyncio.gather(env.close(), other.close())
 
 
 def _proc(pid):

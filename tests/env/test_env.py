@@ -286,7 +286,7 @@ async def test_concurrent_envs_are_isolated(make_env, pages_url):
     envs = [make_env() for _ in range(3)]
     task = page_task(f"{pages_url}/storage.html")
     obs = await asyncio.gather(*(e.reset(task) for e in envs))
-    assert all('"local=none cookie=none"' in o.axtree for o in obs)
+    assert all('"local=none session=none cookie=none"' in o.axtree for o in obs)
 
     async def save(env, o, who):
         await env.step(A.Fill(el(o, "Who").id, who))
@@ -294,9 +294,12 @@ async def test_concurrent_envs_are_isolated(make_env, pages_url):
 
     rs = await asyncio.gather(*(save(e, o, f"user{i}") for i, (e, o) in enumerate(zip(envs, obs, strict=True))))
     for i, r in enumerate(rs):
-        assert f'"local=user{i} cookie=user{i}"' in r.observation.axtree, r.observation.axtree
-    fresh = await envs[0].reset(task)  # a new episode starts clean
-    assert '"local=none cookie=none"' in fresh.axtree
+        assert f'"local=user{i} session=user{i} cookie=user{i}"' in r.observation.axtree, r.observation.axtree
+    fresh = await envs[0].reset(task)  # a new episode starts clean, in the same context recycled
+    assert envs[0].contexts_opened == 1
+    assert '"local=none session=none cookie=none"' in fresh.axtree, fresh.axtree
+    other = await envs[1].step(A.Goto("storage.html"))  # and the others' episodes kept theirs
+    assert '"local=user1 session=user1 cookie=user1"' in other.observation.axtree
 
 
 async def test_offsite_navigation_is_blocked_and_page_kept(actions_env, offsite_url):
@@ -353,3 +356,15 @@ async def test_frozen_page_errors_the_episode_within_bounds(make_env, pages_url,
     assert r.done and r.info.errored and r.info.error
     obs = await env.reset(page_task(f"{pages_url}/page2.html"))
     assert '] heading "Second page"' in obs.axtree
+
+
+async def test_a_page_that_asks_before_unload_does_not_hold_up_the_next_reset(make_env, pages_url, pool):
+    """Recycling navigates the old page away: a beforeunload handler (after a user gesture) must neither block it
+    nor make it look like a stuck browser."""
+    env = make_env()
+    obs = await env.reset(page_task(f"{pages_url}/leave.html"))
+    r = await env.step(A.Click(el(obs, "Edit").id))
+    assert '"dirty"' in r.observation.axtree
+    restarts = pool.restarts
+    obs = await env.reset(page_task(f"{pages_url}/leave.html"))
+    assert '"clean"' in obs.axtree and env.contexts_opened == 1 and pool.restarts == restarts

@@ -22,14 +22,19 @@ def mail_task(tiny_mail_url):
     return get_task("v2.gomail-1", sites="local", site_urls={"gomail": tiny_mail_url})
 
 
-async def test_reset_runs_config_then_site(make_env, mail_task, tiny_mail_url):
-    env = make_env(run_id="run-7")
+@pytest.mark.parametrize("setup", ["request", "tab"])
+async def test_reset_runs_config_then_site(make_env, mail_task, tiny_mail_url, setup):
+    env = make_env(run_id="run-7", real_setup=setup)
     obs = await env.reset(mail_task)
     assert obs.url == tiny_mail_url + "/"
     assert obs.goal == mail_task.goal and obs.task_id == "v2.gomail-1"
     assert '] heading "Tiny mail"' in obs.axtree and '"20 unread"' in obs.axtree
     pages = env.page.context.pages
-    assert len(pages) == 2 and pages[1].url == tiny_mail_url + "/finish"  # agisdk's background tab
+    if setup == "tab":
+        assert len(pages) == 2 and pages[1].url == tiny_mail_url + "/finish"  # agisdk's background tab
+    else:  # REAL-local: /config through the context's request client, whose cookie the page then sends
+        assert len(pages) == 1
+        assert [c["name"] for c in await env.page.context.cookies()] == ["halo_gomail_sid"]
     state = await env.finish_state()
     assert state["config"]["task_id"] == "v2.gomail-1" and state["config"]["run_id"] == "run-7"
     assert state["differences"]["emails"] == {"added": [], "updated": [], "deleted": []}
@@ -70,6 +75,77 @@ async def test_protocol_sessions_are_isolated_between_envs(make_env, mail_task):
     sa, sb = await asyncio.gather(a.finish_state(), b.finish_state())
     assert len(sa["differences"]["emails"]["updated"]) == 20
     assert sb["differences"]["emails"]["updated"] == []
+
+
+@pytest.mark.parametrize("setup", ["request", "tab"])
+async def test_finish_state_is_the_same_either_way(make_env, mail_task, setup):
+    env = make_env(real_setup=setup)
+    obs = await env.reset(mail_task)
+    await env.step(A.Click(named(obs, "Mark all as read")))
+    state = await env.finish_state()
+    assert len(state["differences"]["emails"]["updated"]) == 20
+    assert set(state) == {"config", "differences", "initialfinaldiff"}
+
+
+async def test_a_recycled_context_starts_clean(make_env, mail_task, tiny_mail_url):
+    """The env's context serves the next REAL-local episode only after it is cleared: a new site session, no
+    cookie, local or session storage of the last episode, a tab history starting at the new episode."""
+    env = make_env()
+    obs = await env.reset(mail_task)
+    await env.step(A.Click(named(obs, "Mark all as read")))
+    await env.page.evaluate("localStorage.setItem('left', 'over'); sessionStorage.setItem('left', 'over');"
+                            "document.cookie = 'left=over; path=/'")
+    await env.page.evaluate("addEventListener('pagehide', () => { localStorage.setItem('bye', 1);"
+                            "sessionStorage.setItem('bye', 1); })")
+    old_sid = next(c["value"] for c in await env.page.context.cookies() if c["name"] == "halo_gomail_sid")
+    ctx = env.page.context
+    obs = await env.reset(mail_task)
+    assert env.page.context is ctx and env.contexts_opened == 1  # recycled, not reopened
+    assert '"20 unread"' in obs.axtree  # the site's state is the task's seed again
+    left = await env.page.evaluate("[localStorage.length, sessionStorage.length, document.cookie]")
+    assert left == [0, 0, ""], left
+    cookies = await ctx.cookies()
+    assert [c["name"] for c in cookies] == ["halo_gomail_sid"] and cookies[0]["value"] != old_sid
+    state = await env.finish_state()
+    assert state["differences"]["emails"]["updated"] == []
+    r = await env.step(A.GoBack())
+    assert r.info.error is not None and "first page" in r.info.error  # the last episode's pages are not reachable
+    assert (await env.page.context.new_cdp_session(env.page)) and len(ctx.pages) == 1
+
+
+async def test_after_the_last_step_the_state_stays_readable_until_reset(make_env, mail_task):
+    """The tab is cleared for the next episode while the last step is graded, but the episode's site state is still
+    what finish_state / finish_json read (a family's progress after the final step) until the next reset."""
+    env = make_env()
+    obs = await env.reset(mail_task)
+    await env.page.evaluate("localStorage.setItem('left', 'over'); sessionStorage.setItem('left', 'over')")
+    r = await env.step(A.Click(named(obs, "Mark all as read")))
+    r = await env.step(A.SendMsgToUser("done"))
+    assert r.done and r.info.grade is not None
+    assert len((await env.finish_state())["differences"]["emails"]["updated"]) == 20
+    assert len((await env.finish_json())["differences"]["emails"]["updated"]) == 20
+    obs = await env.reset(mail_task)
+    assert env.contexts_opened == 1 and '"20 unread"' in obs.axtree
+    assert await env.page.evaluate("[localStorage.length, sessionStorage.length]") == [0, 0]
+    assert (await env.finish_state())["differences"]["emails"]["updated"] == []
+
+
+async def test_no_recycling_when_asked_or_across_kinds_of_task(make_env, mail_task, pages_url):
+    from halo.tasks import page_task
+
+    env = make_env(reuse_context=False)
+    await env.reset(mail_task)
+    ctx = env.page.context
+    await env.reset(mail_task)
+    assert env.page.context is not ctx and env.contexts_opened == 2
+    env = make_env()
+    await env.reset(mail_task)
+    ctx = env.page.context
+    await env.reset(page_task(f"{pages_url}/page2.html"))  # a loopback page: local too, recycled
+    assert env.page.context is ctx and env.contexts_opened == 1
+    env.block_offsite = False  # the agent may have left the origin: a fresh context
+    await env.reset(mail_task)
+    assert env.page.context is not ctx and env.contexts_opened == 2
 
 
 async def test_finish_state_on_a_plain_page_is_refused(make_env, pages_url):

@@ -1,7 +1,13 @@
 """BrowserEnv: one episode at a time in its own browser context, many envs on one shared browser.
 
-``reset(task)`` opens a fresh context and, for sites that speak REAL's protocol, replays agisdk's
-``AbstractWebCloneTask.setup`` (background tab: ``/config`` then ``/finish``; main tab: the site).
+``reset(task)`` starts the episode in a clean context: a fresh one, or (between two REAL-local episodes, where
+the agent can only ever have been on loopback origins) the env's own context recycled: its extra tabs closed, the
+main tab on ``about:blank`` with its history reset, the storage of every origin the last episode visited and every
+cookie cleared, so nothing of the last episode is left (the renderer process and the site's warm caches stay, which
+is what makes resets cheap). For sites that speak REAL's protocol it then replays agisdk's
+``AbstractWebCloneTask.setup``: on REAL-local ``/config`` through the context's own request client (same cookie
+jar, no tab; ``real_setup="tab"`` keeps agisdk's background tab), elsewhere agisdk's background tab (``/config``
+then ``/finish``); then the main tab loads the site.
 ``step(action)`` runs the action, lets the page settle briefly and observes it. Errors the agent caused come
 back as data (``info.error``, ``observation.last_action_error``); a dead browser ends the episode as errored and
 the next ``reset`` relaunches it. Terminal actions read ``/finish`` and grade with REAL's own scripts.
@@ -42,6 +48,10 @@ OBSERVE_TIMEOUT_S = 15.0
 NAV_SETTLE_S = 3.0  # longest wait for a navigation the action started (domcontentloaded), then observe anyway
 EPISODE_TIMEOUT_S = 900.0  # default wall-clock deadline of one episode (configs: episode.episode_timeout_s)
 EPISODE_DEADLINE = "episode deadline"  # how errors of episodes that ran out of time begin (halo.rl.health counts them)
+# what a recycled context's tab clears per origin: everything but cookies (the site session stays readable until the
+# next reset, which clears every cookie)
+STORAGE_TYPES = ("local_storage,indexeddb,cache_storage,service_workers,file_systems,websql,shader_cache,"
+                 "interest_groups,shared_storage,storage_buckets")
 INTERNAL_PATH = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.-]*://[^/?#]*/__halo/")  # HALO's own endpoints on REAL-local
 
 
@@ -78,7 +88,7 @@ class BrowserEnv:
     def __init__(self, pool: BrowserPool, *, max_steps: int = 70, image_format: str = "jpeg", jpeg_quality: int = 80,
                  block_offsite: bool | None = None, action_timeout_ms: int = 5000, run_id: str = "0",
                  episode_timeout_s: float | None = EPISODE_TIMEOUT_S, nav_timeout_ms: int = RESET_TIMEOUT_MS,
-                 branchable: bool = False):
+                 branchable: bool = False, reuse_context: bool = True, real_setup: str = "request"):
         if image_format not in ("jpeg", "png"):
             raise ConfigError(f"image_format must be 'jpeg' or 'png', got {image_format!r}")
         if not 1 <= int(jpeg_quality) <= 100:
@@ -91,6 +101,8 @@ class BrowserEnv:
             raise ConfigError(f"episode_timeout_s must be > 0 (or None: no limit), got {episode_timeout_s}")
         if nav_timeout_ms < 100:
             raise ConfigError(f"nav_timeout_ms must be >= 100, got {nav_timeout_ms}")
+        if real_setup not in ("request", "tab"):
+            raise ConfigError(f"real_setup must be 'request' or 'tab', got {real_setup!r}")
         self.pool = pool
         self.max_steps = max_steps
         self.image_format = image_format
@@ -103,6 +115,14 @@ class BrowserEnv:
         # REAL-local: keep the site's copy of the state each document was rendered from (one request per page
         # load), so that snapshot() can restore page-only UI state exactly (halo.env.branch)
         self.branchable = branchable
+        # between REAL-local episodes, recycle this env's context (cleared) instead of opening a new one
+        self.reuse_context = reuse_context
+        self.real_setup = real_setup  # REAL-local's /config: "request" (the context's request client) or "tab"
+        self.contexts_opened = 0  # fresh contexts; resets - contexts_opened were recycled
+        self._ctx_generation = -1  # the pool generation the context was opened on
+        self._offsite_route: tuple[str, Any] | None = None  # (origin, pattern) of the off-site route installed
+        self._origins: set[str] = set()  # http(s) origins the main tab showed this episode (cleared on recycle)
+        self._prep: asyncio.Task | None = None  # the main tab being cleared for the next episode (after the last step)
         self.task: Any = None
         self.reset_timings: dict[str, float] = {}
         self._ctx: Any = None
@@ -194,21 +214,25 @@ class BrowserEnv:
         await self._open_context(task)
         t1 = time.perf_counter()
         if task.protocol:
-            await self._real_setup(task)
+            if task.local and self.real_setup == "request":
+                await self._local_setup(task)
+            else:
+                await self._real_setup(task)
         t2 = time.perf_counter()
         resp = await self._goto(self._page, task.base_url)
         if resp is not None and resp.status >= 400:
             raise SiteError(f"{task.base_url} answered HTTP {resp.status}; check the URL (is the site running?)")
-        await self._make_executor(task)
         t3 = time.perf_counter()
-        obs, timings = await self._observe(None)
+        _, (obs, timings) = await asyncio.gather(self._make_executor(task), self._observe(None))
         self.reset_timings = {"context": t1 - t0, "protocol": t2 - t1, "goto": t3 - t2, **timings,
                               "total": time.perf_counter() - t0}
         return obs
 
     async def _open_context(self, task: Any) -> None:
-        """A fresh context and main page for ``task``, with HALO's routes, instrumentation and CDP events."""
-        await self._close_context()
+        """A clean context and main page for ``task``, with HALO's routes, instrumentation and CDP events: this
+        env's own context recycled where isolation allows (``_recyclable``), else a fresh one."""
+        prev = self.task
+        recycle = self._recyclable(prev, task)
         self.task = task
         self._step, self._next_id, self._done, self._crashed = 0, 1, False, False
         self._history.clear()
@@ -219,13 +243,22 @@ class BrowserEnv:
         self._obs_doc = -1.0
         self._doc_sid = None
         self._last_obs = None
+        if recycle:
+            try:
+                await self._recycle(task)
+                return
+            except BrowserStuck:
+                raise
+            except Exception as e:  # the old page broke somehow: a fresh context instead
+                log.info("could not recycle the context (%s); opening a fresh one", short_error(e))
+        await self._close_context()
+        self._origins.clear()
         ctx = self._ctx = await self.pool.new_context()
+        self._ctx_generation = self.pool.generation
+        self.contexts_opened += 1
         await self._call(ctx.route(INTERNAL_PATH, self._on_internal), "route")  # the agent's pages never read them
         await self._call(ctx.add_init_script(js("instrument.js")), "add_init_script")
-        block = task.local if self.block_offsite is None else self.block_offsite
-        origin = origin_of(task.base_url)
-        if block and origin.startswith("http"):
-            await self._call(ctx.route(offsite_pattern(origin), self._on_offsite), "route")
+        await self._route_offsite(task)
         ctx.on("page", self._on_page)
         page = self._page = await self._call(self._new_page(), "new_page")
         page.on("crash", self._on_crash)
@@ -239,6 +272,79 @@ class BrowserEnv:
         self._cdp.on("Page.windowOpen", lambda _e: self._popup_expected.set())
         await self._call(self._cdp.send("Page.enable"), "CDP Page.enable")
 
+    def _blocks(self, task: Any) -> bool:
+        return bool(task.local if self.block_offsite is None else self.block_offsite)
+
+    def _recyclable(self, prev: Any, task: Any) -> bool:
+        """The env's context can serve the next episode: it is healthy, on the current browser, and both episodes
+        are local ones kept on their origin, so everything the last one stored is on origins this env saw."""
+        return bool(self.reuse_context and prev is not None and self._ctx is not None and self._page is not None
+                    and self._cdp is not None and not self._crashed and not self._page.is_closed()
+                    and self.pool.alive and self._ctx_generation == self.pool.generation
+                    and prev.local and task.local and self._blocks(prev) and self._blocks(task)
+                    and origin_of(prev.base_url).startswith("http") and origin_of(task.base_url).startswith("http"))
+
+    async def _recycle(self, task: Any) -> None:
+        """Clear this env's context for a new episode: the main tab cleared (``_clear_tab``; usually already done
+        while the last step was graded), every cookie cleared (only now: the last episode's state stays readable
+        through ``finish_state``/``finish_json`` until the next reset); the off-site route follows the task's
+        origin."""
+        prep, self._prep = self._prep, None
+        clean = False
+        if prep is not None:
+            try:
+                clean = await prep
+            except BrowserStuck:
+                raise
+            except Exception as e:  # cleared again below
+                log.debug("clearing the tab in the background failed: %s", short_error(e))
+        if not clean:
+            await self._clear_tab()
+        await asyncio.gather(self._call(self._ctx.clear_cookies(), "clear_cookies"), self._route_offsite(task))
+
+    async def _clear_tab(self) -> bool:
+        """Every tab but the main one closed, the main tab on ``about:blank`` (the old document unloads first:
+        nothing it writes on its way out survives), its history reset, and the storage of every origin the episode
+        showed (local and session storage, IndexedDB, caches, service workers) cleared."""
+        ctx, page = self._ctx, self._page
+        for p in list(ctx.pages):
+            if p is not page:
+                with contextlib.suppress(Exception):
+                    await asyncio.wait_for(p.close(), BROWSER_CALL_TIMEOUT_S)
+        self._bg = None
+        await self._call(page.goto("about:blank", wait_until="commit", timeout=BROWSER_CALL_TIMEOUT_S * 1000),
+                         "goto about:blank")
+        origins = self._origins | {origin_of(self.task.base_url)} if self.task else set(self._origins)
+        self._origins = set()
+        await asyncio.gather(  # independent of each other: one round trip's wait for all
+            *(self._call(self._cdp.send("Storage.clearDataForOrigin", {"origin": o, "storageTypes": STORAGE_TYPES}),
+                         "CDP Storage.clearDataForOrigin") for o in sorted(origins)),
+            self._call(self._cdp.send("Page.resetNavigationHistory"), "CDP Page.resetNavigationHistory"))
+        return True
+
+    def _prepare_next(self) -> None:
+        """The episode is over and observed: clear the main tab for the next one in the background (it overlaps
+        with grading, or whatever the caller does before its next reset, which waits for it)."""
+        if self._prep is None and self.reuse_context and self.task is not None and self.task.local and \
+                self._blocks(self.task) and self._ctx is not None and not self._dead():
+            self._prep = asyncio.get_running_loop().create_task(self._clear_tab())
+            self._prep.add_done_callback(lambda t: t.cancelled() or t.exception())  # retrieved: never logged
+
+    async def _route_offsite(self, task: Any) -> None:
+        """The route that blocks every request outside the task's origin (none where blocking is off)."""
+        origin = origin_of(task.base_url)
+        want = origin if self._blocks(task) and origin.startswith("http") else None
+        have = self._offsite_route[0] if self._offsite_route else None
+        if want == have:
+            return
+        if self._offsite_route is not None:
+            await self._call(self._ctx.unroute(self._offsite_route[1], self._on_offsite), "unroute")
+            self._offsite_route = None
+        if want is not None:
+            pattern = offsite_pattern(want)
+            await self._call(self._ctx.route(pattern, self._on_offsite), "route")
+            self._offsite_route = (want, pattern)
+
     async def _make_executor(self, task: Any, first: int | None = None) -> None:
         """The action executor on the main page; ``go_back`` never leaves history entry ``first`` (default: the
         current one)."""
@@ -250,6 +356,22 @@ class BrowserEnv:
         self._ex = Executor(self._page, timeout_ms=self.action_timeout_ms, viewport=VIEWPORT,
                             allowed_origin=origin if block else None, cdp=self._cdp,
                             first_history_index=first)
+
+    async def _local_setup(self, task: Any) -> None:
+        """agisdk's setup on REAL-local: ``/config`` through the context's request client, which shares the context's
+        cookie jar (the session cookie it sets is the one the site's pages then send). agisdk's read of ``/finish``
+        after it changes nothing on REAL-local, so it is left out."""
+        url = f"{task.base_url}/config?run_id={self.run_id}&task_id={task.id}&latency=0"
+        try:
+            resp = await self._call(self._ctx.request.get(url, timeout=self.nav_timeout_ms), f"GET {url}",
+                                    self.nav_timeout_ms / 1000 + 5, browser=False)
+        except HaloError:
+            raise
+        except Exception as e:
+            raise SiteError(f"{url} did not answer ({short_error(e)}); is the site running (`halo sites`)?") from e
+        if resp.status >= 400:
+            raise SiteError(f"{url} answered HTTP {resp.status}: "
+                            f"{(await self._call(resp.text(), 'body', browser=False))[:200]}")
 
     async def _real_setup(self, task: Any) -> None:
         """agisdk's ``AbstractWebCloneTask.setup``: background tab /config, then /finish; main tab to the front."""
@@ -297,6 +419,10 @@ class BrowserEnv:
 
     def _forget_context(self) -> Any:
         ctx, self._ctx, self._page, self._bg, self._cdp, self._ex = self._ctx, None, None, None, None, None
+        self._offsite_route = None
+        if self._prep is not None:
+            self._prep.cancel()
+            self._prep = None
         return ctx
 
     # ---------------------------------------------------------------- branching (MCTS): snapshot and restore
@@ -545,6 +671,8 @@ class BrowserEnv:
         truncated = not done and self._step >= self.max_steps
         if truncated:
             self._done = True
+        if self._done:
+            self._prepare_next()
         info.timings["total"] = time.perf_counter() - t0
         return StepResult(observation=obs, reward=reward, done=done, truncated=truncated, info=info)
 
@@ -647,6 +775,8 @@ class BrowserEnv:
                 log.debug("observe retry after %s", short_error(e))
                 await self._wait_loaded()
         self._next_id = snap.tree.next_id
+        if snap.url.startswith("http"):
+            self._origins.add(origin_of(snap.url))
         if snap.tree.doc != self._obs_doc:  # the first read of a new document: restore() reopens it from here
             self._obs_doc, self._doc_url, self._doc_start_id = snap.tree.doc, snap.url, start_id
             self._since_nav.clear()
@@ -663,12 +793,29 @@ class BrowserEnv:
 
     # ---------------------------------------------------------------- REAL's /finish and grading
     async def finish_state(self) -> dict[str, Any]:
-        """REAL's ``/finish`` JSON for this episode (agisdk's ``get_finish_json``: reload it in the background tab,
-        parse the JSON inside ``<pre>``). Raises ``SiteError`` if the site does not answer as REAL does."""
+        """REAL's ``/finish`` JSON for this episode: on REAL-local ``/finish.json`` through the context's request
+        client (the same payload, no page load); elsewhere (or ``real_setup="tab"``) agisdk's ``get_finish_json``:
+        reload ``/finish`` in the background tab, parse the JSON inside ``<pre>``. Raises ``SiteError`` if the site
+        does not answer as REAL does."""
         if self.task is None or self._ctx is None:
             raise ConfigError("finish_state() needs an episode; call reset(task) first")
         if not self.task.protocol:
             raise ConfigError(f"task {self.task.id} is a plain page: it has no /finish")
+        if self.task.local and self.real_setup == "request":  # REAL-local: the same JSON, without a page load
+            url = f"{self.task.base_url}/finish.json"
+            try:
+                resp = await asyncio.wait_for(self._ctx.request.get(url, timeout=self.nav_timeout_ms),
+                                              self.nav_timeout_ms / 1000 + 5)
+                if resp.status >= 400:
+                    raise SiteError(f"{url} answered HTTP {resp.status}")
+                state = await asyncio.wait_for(resp.json(), self.action_timeout_ms / 1000 + 5)
+            except SiteError:
+                raise
+            except Exception as e:
+                raise SiteError(f"could not read {url}: {short_error(e)}") from e
+            if not isinstance(state, dict):
+                raise SiteError(f"{url} held {type(state).__name__}, not a JSON object")
+            return state
         url = f"{self.task.base_url}/finish"
         try:
             if self._bg is None or self._bg.is_closed():
@@ -698,6 +845,7 @@ class BrowserEnv:
             return 0.0
         t1 = time.perf_counter()
         info.timings["finish"] = t1 - t0
+        self._prepare_next()  # the page is observed and the state read: the tab clears while REAL's scripts run
         if not getattr(self.task, "graded", bool(self.task.eval_scripts)):
             return 0.0
         from halo.tasks import grade

@@ -202,5 +202,8 @@ async ({start, maxName, maxText, maxLines, settleMs, requestWaitMs}) => {
   window.__haloObservedAt = performance.now();
   // One string: Playwright's value serialisation costs ~1 ms per hundred values; JSON is nearly free.
   // timeOrigin: this document's identity (a new one after every navigation; BrowserEnv.snapshot keys on it)
-  return JSON.stringify({ text: lines.join('\n'), els, next, title: document.title, doc: performance.timeOrigin });
+  // vp: the visual viewport (CSS px) the screenshot clips to, read here to spare a CDP round trip
+  const v = window.visualViewport;
+  const vp = v ? [v.pageLeft, v.pageTop, v.width, v.height] : null;
+  return JSON.stringify({ text: lines.join('\n'), els, next, title: document.title, doc: performance.timeOrigin, vp });
 }
