@@ -28,18 +28,22 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 
 
+_CHILD_CPU: dict[tuple[int, float], float] = {}
+
+
 def cpu_seconds() -> float:
-    """CPU seconds of this process and every live descendant (Playwright's driver, Chromium's processes)."""
+    """CPU seconds of this process and of every descendant it has had (Playwright's driver, Chromium's processes).
+    A descendant's last reading is kept after it exits (a relaunched browser's processes are reaped by others, and
+    their CPU would leave the count): the budget never runs backwards."""
     import psutil
 
     me = psutil.Process()
-    total = sum(me.cpu_times()[:2])
     for c in me.children(recursive=True):
         try:
-            total += sum(c.cpu_times()[:2])
+            _CHILD_CPU[(c.pid, c.create_time())] = sum(c.cpu_times()[:2])
         except psutil.Error:
             pass
-    return total
+    return sum(me.cpu_times()[:2]) + sum(_CHILD_CPU.values())
 
 
 class Budget(Exception):
@@ -75,7 +79,8 @@ async def one_seed(a, seed: int, tmp: str) -> dict:
                                   "checkpoint_every": a.max_iterations, "seed": seed, "save_episodes": "none",
                                   "update_epochs": a.update_epochs, "advantage": a.advantage,
                                   "refill_zero_variance": a.refills},
-                  lora_overrides={"rank": a.lora_rank, "alpha": 2 * a.lora_rank})
+                  lora_overrides={"rank": a.lora_rank, "alpha": 2 * a.lora_rank,
+                                  "modules_to_save": ["lm_head"] if a.train_head else []})
     setup = await setup_grpo(job)
     hist: list[dict] = []
     out: dict = {"seed": seed}
@@ -163,6 +168,8 @@ def main() -> None:
     p.add_argument("--lr", type=float, default=3e-3)
     p.add_argument("--update-epochs", type=int, default=1)
     p.add_argument("--lora-rank", type=int, default=8)
+    p.add_argument("--train-head", action=argparse.BooleanOptionalAction, default=True,
+                   help="train lm_head in full beside the adapter (a random head caps the logit gaps LoRA can make)")
     p.add_argument("--advantage", default="step")
     p.add_argument("--refills", type=int, default=2)
     p.add_argument("--eval-instances", type=int, default=24, help="held-out and train instances evaluated")

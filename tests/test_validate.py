@@ -146,7 +146,8 @@ def test_shipped_reward_config_loads():
     from halo.rl.config import load_rl_config
 
     cfg = RewardConfig.from_dict(load_rl_config()["rewards"])
-    assert set(cfg.milestones) == {"gomail", "gocalendar", "omnizon", "zilloft"}
+    assert set(cfg.milestones) == {"gomail", "gocalendar", "omnizon", "zilloft", "dashdish", "opendining", "udriver",
+                                   "staynb", "marrisuite"}
 
 
 # ---------------------------------------------------------------- the CLI: fails fast, writes nothing
@@ -169,6 +170,8 @@ def _train(tmp_path, *args: str, config: str | None = None):
     ([], "lora: {rank: [1, 2]}", r"lora\.rank must be an integer"),
     ([], "rewards: {shaping: {success: 'yes'}}", r"rewards\.shaping\.success must be a number"),
     ([], "rewards: {milestones: {gomail: [{name: m, weight: 1, text: '('}]}}", "invalid regex"),
+    (["--mode", "qwen3vl_grpo"], "lora: {modules_to_save: [lm_head]}",
+     r"a vLLM server hot-loads LoRA adapters only"),
 ])
 def test_train_refuses_bad_input_before_any_model_or_run_dir(tmp_path, args, config, match):
     r, dt = _train(tmp_path, *args, config=config)

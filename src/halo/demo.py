@@ -62,13 +62,9 @@ def _find_demo_file() -> Path | None:
 
 def ensure_tiny_model(model_dir: str | Path, log: Callable[[str], None] = print) -> Path:
     """The tiny model at ``model_dir``, built (deterministically, offline) if it is not there yet."""
-    d = Path(model_dir)
-    if (d / "config.json").is_file() and (d / "model.safetensors").is_file():
-        return d
-    from halo.policy.tiny import build_tiny_model
+    from halo.policy.tiny import ensure_tiny_model as ensure
 
-    log(f"building the tiny Qwen3-VL in {d} (once; ~30 s)")
-    return build_tiny_model(d)
+    return ensure(model_dir, log)
 
 
 async def run_demo(cfg: DemoConfig, *, log: Callable[[str], None] = print, progress: Any = None,

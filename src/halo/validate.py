@@ -265,5 +265,9 @@ async def validate_grpo_job(job: Any, cfg: dict[str, Any], mode: Any, settings: 
     check_rl_config(cfg)
     check_training(settings, optim, lora, allow_group_size_one=getattr(job, "allow_group_size_one", False))
     check_runs_dir(job.runs_dir)
+    if lora.modules_to_save and mode.backend != "hf":
+        raise ConfigError(f"lora.modules_to_save {list(lora.modules_to_save)}: a vLLM server hot-loads LoRA "
+                          f"adapters only, not fully trained modules; train them with an in-process (hf) mode such "
+                          f"as tiny, or leave lora.modules_to_save empty for mode {mode.name}")
     tasks = resolve_task_refs(job.tasks, job.sites)
     await preflight(mode, tasks)

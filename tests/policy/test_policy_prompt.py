@@ -122,3 +122,20 @@ def test_system_none_sends_no_system_turn():
         "system", "user"]
     with pytest.raises(ValueError, match="full, brief or none"):
         PromptConfig(system="short")
+
+
+def test_compact_user_turn_is_history_then_goal():
+    cfg = PromptConfig(system="none", user="compact")
+    p = build_prompt(make_obs(last_action_error="no element 99"), cfg)
+    assert p.user_text == ("Done: left_click(500, 300); type('jane@example.com')\nFailed: no element 99\n"
+                           "Goal: Sign in with jane@example.com")
+    assert build_prompt(make_obs(last_actions=(), step=0), cfg).user_text == "Goal: Sign in with jane@example.com"
+    with_tree = build_prompt(make_obs(last_actions=()), PromptConfig(user="compact", include_axtree=True,
+                                                                     tree="controls", elements="all"))
+    assert with_tree.user_text.startswith("Elements:\n") and with_tree.user_text.endswith(
+        "Goal: Sign in with jane@example.com")
+    assert "[12]" in with_tree.user_text
+    full = build_prompt(make_obs(), PromptConfig())
+    assert "Current URL:" in full.user_text and len(p.user_text) <= len(full.user_text) / 2
+    with pytest.raises(ValueError, match="full or compact"):
+        PromptConfig(user="short")

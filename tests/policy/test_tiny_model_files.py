@@ -23,3 +23,37 @@ def test_tiny_model_directory_has_the_files_vllm_reads(tiny_model):
     for k in ("patch_size", "temporal_patch_size", "merge_size", "image_mean", "image_std"):
         assert video[k] == images[k], k
     assert isinstance(load_processor(d), ImageOnlyQwen3VLProcessor)  # in-process: no torchvision needed
+
+
+def test_element_ids_are_single_tokens_in_the_tiny_tokenizer(tiny_model):
+    """Ids 0-999 are one token each (digit by digit, "11" would repeat the token of "1"): the first choice of a
+    click is one sampled token whose credit is its own."""
+    from transformers import AutoTokenizer
+
+    tok = AutoTokenizer.from_pretrained(tiny_model)
+    lengths = {i: len(tok(str(i), add_special_tokens=False)["input_ids"]) for i in range(1000)}
+    assert [i for i, n in lengths.items() if n != 1] == []
+    ids = {tok(str(i), add_special_tokens=False)["input_ids"][0] for i in range(1000)}
+    assert len(ids) == 1000
+    in_reply = tok('"element": "123"}', add_special_tokens=False)["input_ids"]
+    assert tok("123", add_special_tokens=False)["input_ids"][0] in in_reply  # the same one token inside a reply
+    assert len(tok("1234", add_special_tokens=False)["input_ids"]) == 2  # at most three digits a token
+
+
+def test_a_tiny_model_of_an_older_format_is_rebuilt_and_others_are_left_alone(tmp_path):
+    from halo.policy.tiny import TINY_FORMAT, ensure_tiny_model
+
+    d = tmp_path / "tiny"
+    d.mkdir()
+    (d / "config.json").write_text("{}")
+    (d / "HALO_TINY.json").write_text(json.dumps({"seed": 3, "hidden": 64}))  # format 1: digit-by-digit ids
+    logs = []
+    ensure_tiny_model(d, logs.append)
+    meta = json.loads((d / "HALO_TINY.json").read_text())
+    assert meta["format"] == TINY_FORMAT and meta["seed"] == 3 and "rebuilding" in logs[0]
+    assert ensure_tiny_model(d, logs.append) == d and len(logs) == 1  # current: kept as it is
+    own = tmp_path / "mine"
+    own.mkdir()
+    (own / "config.json").write_text('{"x": 1}')  # not built by HALO: never touched
+    ensure_tiny_model(own, logs.append)
+    assert (own / "config.json").read_text() == '{"x": 1}' and not (own / "HALO_TINY.json").exists()

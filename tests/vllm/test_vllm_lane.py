@@ -145,7 +145,9 @@ def _metrics(run: Path) -> list[dict]:
 
 @pytest.mark.browser
 def test_train_grpo_samples_on_vllm_from_each_new_adapter(vllm_server, vllm_mode, modes_file, tmp_path):
-    r = subprocess.run(_train_args(vllm_mode, vllm_server.base_url, tmp_path, "v", 3, modes_file),
+    # a group whose episodes all earn the same return is replaced (up to twice per iteration): iterations learn
+    args = _train_args(vllm_mode, vllm_server.base_url, tmp_path, "v", 3, modes_file)
+    r = subprocess.run(args + ["--set", "grpo.refill_zero_variance=2"],
                        capture_output=True, text=True, env=_env(modes_file), cwd=ROOT, timeout=420,
                        check=False)
     assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]

@@ -122,11 +122,10 @@ def register(app: typer.Typer) -> None:
 
 def _ensure_tiny(mode, console: Console) -> None:
     """The tiny mode builds its model on first use (seconds, offline)."""
-    if mode.backend == "hf" and mode.name == "tiny" and not Path(mode.model).exists():
-        from halo.policy.tiny import build_tiny_model
+    if mode.backend == "hf" and mode.name == "tiny":
+        from halo.policy.tiny import ensure_tiny_model
 
-        console.print(f"building the tiny model into {mode.model} ...")
-        build_tiny_model(mode.model)
+        ensure_tiny_model(mode.model, console.print)
 
 
 async def _run_with_progress(policy, task_list, cfg, run, console: Console):

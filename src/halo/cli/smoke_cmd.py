@@ -40,7 +40,8 @@ def check_tasks() -> Check:
 
     tasks = list_tasks("v2")
     local = [t for t in tasks if t.site in LOCAL_SITES]
-    return Check("REAL v2 tasks", len(tasks) > 0, f"{len(tasks)} v2 tasks, {len(local)} on the four REAL-local sites",
+    return Check("REAL v2 tasks", len(tasks) > 0,
+                 f"{len(tasks)} v2 tasks, {len(local)} on the {len(LOCAL_SITES)} REAL-local sites",
                  "reinstall agisdk==0.3.5")
 
 

@@ -63,6 +63,10 @@ class PromptConfig:
     tree: str = "full"  # full: the accessibility tree; controls: one line per element the policy may act on
     tree_name_chars: int = 40  # with tree: controls, each element's name is cut to this many characters
     goal_last: bool = False  # the goal as the prompt's last line, nearest the reply (small models attend to it)
+    # full: goal, URL, step, previous actions, the question; compact: the previous actions and a failed action's
+    # error only when there are some, then the goal (a random-init model's attention averages over every token, and
+    # the goal's words are the signal its first choice depends on: ~10 tokens instead of ~60)
+    user: str = "full"
 
     def __post_init__(self) -> None:
         from halo.policy.action_space import ELEMENT_FILTERS, TEXT_SOURCES
@@ -80,6 +84,8 @@ class PromptConfig:
             raise ValueError(f"text must be one of {TEXT_SOURCES}, got {self.text!r}")
         if self.system not in ("full", "brief", "none"):
             raise ValueError(f"system must be full, brief or none, got {self.system!r}")
+        if self.user not in ("full", "compact"):
+            raise ValueError(f"user must be full or compact, got {self.user!r}")
         if self.tree not in ("full", "controls"):
             raise ValueError(f"tree must be full or controls, got {self.tree!r}")
         if not 1 <= self.text_max_chars <= MAX_TEXT:
@@ -169,9 +175,25 @@ def controls_text(obs: Observation, cfg: PromptConfig) -> str:
     return "\n".join(lines)
 
 
+def tree_lines(obs: Observation, cfg: PromptConfig) -> list[str]:
+    """The page as the prompt shows it, when it does (``include_axtree``), cut to ``axtree_max_chars``."""
+    if not cfg.include_axtree:
+        return []
+    tree = (controls_text(obs, cfg) or "(none)") if cfg.tree == "controls" else (obs.axtree or "(empty)")
+    if len(tree) > cfg.axtree_max_chars:
+        tree = tree[:cfg.axtree_max_chars].rsplit("\n", 1)[0] + "\n... (truncated)"
+    return ["Elements:" if cfg.tree == "controls" else "Accessibility tree (use the [id] with the browser tool):",
+            tree]
+
+
 def user_text(obs: Observation, cfg: PromptConfig) -> str:
-    lines = [f"Goal: {obs.goal}", f"Current URL: {obs.url}", f"Step: {obs.step}"]
     history = list(obs.last_actions)[-cfg.history:] if cfg.history else []
+    if cfg.user == "compact":
+        lines = [f"Done: {'; '.join(history)}"] if history else []
+        if obs.last_action_error:
+            lines.append(f"Failed: {obs.last_action_error}")
+        return "\n".join(lines + tree_lines(obs, cfg) + [f"Goal: {obs.goal}"])
+    lines = [f"Goal: {obs.goal}", f"Current URL: {obs.url}", f"Step: {obs.step}"]
     if history:
         lines.append("Previous actions (oldest first):")
         lines += [f"{i}. {a}" for i, a in enumerate(history, 1)]
@@ -179,16 +201,7 @@ def user_text(obs: Observation, cfg: PromptConfig) -> str:
         lines.append("Previous actions: none")
     if obs.last_action_error:
         lines.append(f"Last action failed: {obs.last_action_error}")
-    if cfg.include_axtree and cfg.tree == "controls":
-        tree = controls_text(obs, cfg) or "(none)"
-        if len(tree) > cfg.axtree_max_chars:
-            tree = tree[:cfg.axtree_max_chars].rsplit("\n", 1)[0] + "\n... (truncated)"
-        lines += ["Elements:", tree]
-    elif cfg.include_axtree:
-        tree = obs.axtree or "(empty)"
-        if len(tree) > cfg.axtree_max_chars:
-            tree = tree[:cfg.axtree_max_chars].rsplit("\n", 1)[0] + "\n... (truncated)"
-        lines += ["Accessibility tree (use the [id] with the browser tool):", tree]
+    lines += tree_lines(obs, cfg)
     lines.append("What is the next action? Reply with one tool call.")
     if cfg.goal_last:
         lines = lines[1:] + [lines[0]]

@@ -92,10 +92,10 @@ def check_model(mode: ModeConfig) -> None:
     """A tiny mode's model is built on first use (as ``halo eval`` does); a local model vLLM cannot serve stops here,
     not after the server's minute of start-up."""
     path = Path(mode.model)
-    if not path.exists() and mode.name.startswith("tiny"):
-        from halo.policy.tiny import build_tiny_model
+    if mode.name.startswith("tiny"):
+        from halo.policy.tiny import ensure_tiny_model
 
-        build_tiny_model(path)
+        ensure_tiny_model(path)
     cfg = path / "config.json"
     if cfg.is_file():
         text = json.loads(cfg.read_text()).get("text_config") or {}

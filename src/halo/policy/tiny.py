@@ -14,8 +14,9 @@ import os
 import random
 from pathlib import Path
 
-VOCAB_SIZE = 4096
+VOCAB_SIZE = 5120  # room for the words of REAL-local's sites and for every number 0-999 as one token
 HIDDEN = 64
+TINY_FORMAT = 2  # 2: element ids 0-999 are single tokens (HALO_TINY.json without "format" is 1)
 
 SPECIAL_TOKENS = ["<|endoftext|>", "<|im_start|>", "<|im_end|>", "<|object_ref_start|>", "<|object_ref_end|>",
                   "<|box_start|>", "<|box_end|>", "<|quad_start|>", "<|quad_end|>", "<|vision_start|>",
@@ -23,6 +24,10 @@ SPECIAL_TOKENS = ["<|endoftext|>", "<|im_start|>", "<|im_end|>", "<|object_ref_s
 PLAIN_ADDED_TOKENS = ["<tool_call>", "</tool_call>", "<think>", "</think>"]  # Qwen marks these special=False
 QWEN_PRETOKENIZE = (r"(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}| ?[^\s\p{L}\p{N}]+[\r\n]*"
                     r"|\s*[\r\n]+|\s+(?!\S)|\s+")
+# Qwen splits numbers digit by digit; the tiny tokenizer keeps up to three digits together (as Llama 3's does), so
+# an element id is one token: digit by digit, ids 1 and 10-19 share their first token and "11" repeats it, and a
+# model learning from random weights cannot tell those choices apart (bench/decision_probe.py).
+TINY_PRETOKENIZE = QWEN_PRETOKENIZE.replace(r"|\p{N}|", r"|\p{N}{1,3}|")
 
 # A Qwen-style chat template (images only): every message content is a list of parts.
 CHAT_TEMPLATE = (
@@ -75,6 +80,8 @@ def _corpus(rng: random.Random, n: int = 20000):
         act = rng.choice(("click", "fill", "go_back", "send_msg_to_user", "select_option", "press", "hover"))
         args = {"action": act, "element": str(rng.randint(1, 400))} if act != "go_back" else {"action": act}
         yield '<tool_call>\n' + json.dumps({"name": "browser", "arguments": args}) + '\n</tool_call>'
+    for _ in range(30):  # every element id 0-999 becomes one token
+        yield from (f"[{i}] " for i in range(1000))
     syllables = [c + v for c in "bcdfghjklmnprstvwz" for v in ("a", "e", "i", "o", "u", "ou", "ea")]
     pseudo = ["".join(rng.choice(syllables) for _ in range(rng.randint(1, 4))) for _ in range(3000)]
     for _ in range(n):
@@ -98,7 +105,7 @@ def build_tokenizer(seed: int = 0, vocab_size: int = VOCAB_SIZE):
     tok = Tokenizer(models.BPE(unk_token=None, fuse_unk=False, byte_fallback=False))
     tok.normalizer = normalizers.NFC()
     tok.pre_tokenizer = pre_tokenizers.Sequence([
-        pre_tokenizers.Split(Regex(QWEN_PRETOKENIZE), behavior="isolated", invert=False),
+        pre_tokenizers.Split(Regex(TINY_PRETOKENIZE), behavior="isolated", invert=False),
         pre_tokenizers.ByteLevel(add_prefix_space=False, use_regex=False, trim_offsets=False),
     ])
     tok.decoder = decoders.ByteLevel()
@@ -172,8 +179,28 @@ def build_tiny_model(out_dir: str | os.PathLike, seed: int = 0, hidden: int = HI
     processor.save_pretrained(out)
     standard_processor_files(out, processor.image_processor)
     (out / "HALO_TINY.json").write_text(json.dumps({"seed": seed, "vocab": len(tokenizer), "hidden": hidden,
-                                                    "params": sum(p.numel() for p in model.parameters())}))
+                                                    "params": sum(p.numel() for p in model.parameters()),
+                                                    "format": TINY_FORMAT}))
     return out
+
+
+def ensure_tiny_model(model_dir: str | os.PathLike, log=print) -> Path:
+    """The tiny model at ``model_dir``: built on first use (seconds, offline), and rebuilt with its own seed and width
+    when an earlier HALO built it in an older format (say, before element ids were single tokens). A directory HALO
+    did not build is never touched."""
+    d = Path(model_dir)
+    meta = d / "HALO_TINY.json"
+    if meta.is_file():
+        info = json.loads(meta.read_text())
+        if info.get("format", 1) == TINY_FORMAT:
+            return d
+        log(f"rebuilding the tiny Qwen3-VL in {d}: it was built in format {info.get('format', 1)}, "
+            f"this HALO's is {TINY_FORMAT}")
+        return build_tiny_model(d, seed=info.get("seed", 0), hidden=info.get("hidden", HIDDEN))
+    if (d / "config.json").is_file():
+        return d
+    log(f"building the tiny Qwen3-VL in {d} (once; ~30 s)")
+    return build_tiny_model(d)
 
 
 def standard_processor_files(out: Path, images) -> None:
