@@ -319,8 +319,23 @@ class BrowserEnv:
         await asyncio.gather(  # independent of each other: one round trip's wait for all
             *(self._call(self._cdp.send("Storage.clearDataForOrigin", {"origin": o, "storageTypes": STORAGE_TYPES}),
                          "CDP Storage.clearDataForOrigin") for o in sorted(origins)),
-            self._call(self._cdp.send("Page.resetNavigationHistory"), "CDP Page.resetNavigationHistory"))
+            self._reset_history())
         return True
+
+    async def _reset_history(self) -> None:
+        """Forget the tab's history (no ``go_back`` into the last episode). Right after the commit of about:blank
+        the page agent can be between documents ("Not attached to an active page"): a protocol error, not a dead
+        browser, so it is retried briefly and, if it persists, raised as a plain error (the caller then opens a
+        fresh context instead of killing a browser other envs share)."""
+        for attempt in range(4):
+            try:
+                await self._call(self._cdp.send("Page.resetNavigationHistory"), "CDP Page.resetNavigationHistory",
+                                 browser=False)
+                return
+            except Exception as e:
+                if attempt == 3 or "not attached" not in str(e).lower():
+                    raise
+                await asyncio.sleep(0.05 * (attempt + 1))
 
     def _prepare_next(self) -> None:
         """The episode is over and observed: clear the main tab for the next one in the background (it overlaps
