@@ -47,6 +47,23 @@ CONFIGS = [
     ("GRPO, single-token ids, goal-only prompt, head trained, lr 1e-3", "grpo", "single", "short", True, 1e-3),
     ("GRPO + batch baseline, single-token ids, goal-only prompt, head trained, lr 1e-3", "grpo-batch", "single",
      "short", True, 1e-3),
+    ("GRPO, single-token ids, goal-only prompt, head trained, lr 3e-3", "grpo", "single", "short", True, 3e-3),
+    ("GRPO, 4 clipped epochs per batch, single-token ids, goal-only prompt, head trained, lr 1e-3", "grpo", "single",
+     "short", True, 1e-3, 4),
+    ("GRPO, 4 clipped epochs per batch, single-token ids, goal-only prompt, head trained, lr 3e-3", "grpo", "single",
+     "short", True, 3e-3, 4),
+    ("GRPO + entropy bonus 0.02, single-token ids, goal-only prompt, head trained, lr 3e-3", "grpo", "single",
+     "short", True, 3e-3, 1, 0.02),
+    ("GRPO + entropy bonus 0.1, single-token ids, goal-only prompt, head trained, lr 3e-3", "grpo", "single",
+     "short", True, 3e-3, 1, 0.1),
+    ("GRPO + entropy bonus 0.3, single-token ids, goal-only prompt, head trained, lr 3e-3", "grpo", "single",
+     "short", True, 3e-3, 1, 0.3),
+    ("GRPO + entropy bonus 1.0, single-token ids, goal-only prompt, head trained, lr 3e-3", "grpo", "single",
+     "short", True, 3e-3, 1, 1.0),
+    ("GRPO + entropy bonus 0.3, single-token ids, goal-only prompt, head trained, lr 1e-2", "grpo", "single",
+     "short", True, 1e-2, 1, 0.3),
+    ("GRPO + entropy bonus 1.0, single-token ids, goal-only prompt, head trained, lr 1e-2", "grpo", "single",
+     "short", True, 1e-2, 1, 1.0),
 ]
 GROUP = 8
 
@@ -60,7 +77,9 @@ def run_config(model_dir: str, cfg: tuple, steps: int, seed: int, every: int) ->
     from halo.policy.prompt import PromptConfig
     from halo.rl.learner import LoRALearner, LoRASettings, OptimSettings
 
-    name, objective, ids_kind, prompt_kind, head, lr = cfg
+    name, objective, ids_kind, prompt_kind, head, lr = cfg[:6]
+    epochs = cfg[6] if len(cfg) > 6 else 1  # PPO-style: the same samples, a clipped ratio after the first epoch
+    ent = cfg[7] if len(cfg) > 7 else 0.0  # entropy bonus on the id's distribution (each goal's, exact)
     torch.manual_seed(seed)
     rng = random.Random(seed)
     original_user_text = prompt_mod.user_text
@@ -102,40 +121,53 @@ def run_config(model_dir: str, cfg: tuple, steps: int, seed: int, every: int) ->
             if ids_kind == "single":
                 (p,) = parts
                 a = torch.multinomial(p.detach(), GROUP, replacement=True)
-                return (a == right[dept] - 1).float(), p.log()[a]
+                return (a == right[dept] - 1).float(), p.log()[a], a
             p1, p2 = parts
             f = torch.multinomial(p1.detach(), GROUP, replacement=True)
             s = torch.multinomial(p2.detach(), GROUP, replacement=True)
             r = ((f == 0) & (s == right[dept] - 10)).float()
             lp = p1.log()[f] + torch.where(f == 0, p2.log()[s], torch.zeros(GROUP))
-            return r, lp
+            return r, lp, None
 
         curve, t0 = [], time.perf_counter()
         for step in range(steps):
             model.train()
-            opt.zero_grad()
-            loss, groups = torch.zeros(()), []
-            for d in DEPTS:
-                pr, parts = dist(d, rng.randrange(100))
-                if objective == "ll":
-                    loss = loss - pr.log()
-                elif objective == "er":
-                    loss = loss - pr
-                else:
-                    groups.append(sample(d, parts))
-            if groups:
-                all_r = torch.cat([r for r, _ in groups])
-                for r, lp in groups:
-                    if r.std() > 0:
-                        adv = (r - r.mean()) / (r.std() + 1e-6)
-                    elif objective == "grpo-batch" and all_r.std() > 0:
-                        adv = (r - all_r.mean()) / (all_r.std() + 1e-6)
-                    else:
-                        continue
-                    loss = loss - (adv * lp).sum() / GROUP
-            if loss.requires_grad:
-                loss.backward()
-                opt.step()
+            ks = {d: rng.randrange(100) for d in DEPTS}
+            saved: dict = {}  # goal -> (sampled ids, their old log-probabilities, advantages)
+            for epoch in range(epochs):
+                opt.zero_grad()
+                loss, groups = torch.zeros(()), []
+                for d in DEPTS:
+                    pr, parts = dist(d, ks[d])
+                    if objective == "ll":
+                        loss = loss - pr.log()
+                    elif objective == "er":
+                        loss = loss - pr
+                    elif epoch == 0:
+                        groups.append((d, *sample(d, parts)))
+                        if ent:
+                            loss = loss + ent * sum((q * q.clamp_min(1e-12).log()).sum() for q in parts)
+                    elif d in saved:
+                        a, old, adv = saved[d]
+                        ratio = (parts[0].log()[a] - old).exp()
+                        clipped = torch.minimum(ratio * adv, ratio.clamp(0.8, 1.2) * adv)
+                        loss = loss - clipped.sum() / GROUP
+                if groups:
+                    all_r = torch.cat([r for _, r, _, _ in groups])
+                    for d, r, lp, a in groups:
+                        if r.std() > 0:
+                            adv = (r - r.mean()) / (r.std() + 1e-6)
+                        elif objective == "grpo-batch" and all_r.std() > 0:
+                            adv = (r - all_r.mean()) / (all_r.std() + 1e-6)
+                        else:
+                            continue
+                        saved[d] = (a, lp.detach(), adv)
+                        loss = loss - (adv * lp).sum() / GROUP
+                if loss.requires_grad:
+                    loss.backward()
+                    opt.step()
+                if objective in ("ll", "er") or not saved:
+                    break
             if (step + 1) % every == 0 or step == 0:
                 model.eval()
                 with torch.no_grad():  # unseen phrasings (k >= 1000)

@@ -78,6 +78,7 @@ async def one_seed(a, seed: int, tmp: str) -> dict:
                                   "tasks_per_iteration": a.tasks_per_iteration, "lr": a.lr,
                                   "checkpoint_every": a.max_iterations, "seed": seed, "save_episodes": "none",
                                   "update_epochs": a.update_epochs, "advantage": a.advantage,
+                                  "entropy_coef": a.entropy_coef,
                                   "refill_zero_variance": a.refills},
                   lora_overrides={"rank": a.lora_rank, "alpha": 2 * a.lora_rank,
                                   "modules_to_save": ["lm_head"] if a.train_head else []})
@@ -104,11 +105,12 @@ async def one_seed(a, seed: int, tmp: str) -> dict:
                 m["wall_s"] = round(time.perf_counter() - w0, 1)
                 hist.append({k: m[k] for k in ("iteration", "success_rate", "mean_reward", "frac_reward_zero_std",
                                                "action_validity", "episodes", "errored", "refills", "cpu_s",
-                                               "wall_s", "family_success", "grad_norm", "train_items", "time_rollout",
+                                               "wall_s", "family_success", "grad_norm", "entropy", "train_items",
+                                               "time_rollout",
                                                "time_update", "tokens")})
                 print(f"  it {m['iteration']:3d} cpu {m['cpu_s']:6.0f}s success {m['success_rate']:.2f} "
                       f"return {m['mean_reward']:+.2f} zero_std {m['frac_reward_zero_std']:.2f} "
-                      f"refills {m['refills']} items {m['train_items']}", flush=True)
+                      f"refills {m['refills']} items {m['train_items']} entropy {m['entropy']:.2f}", flush=True)
                 if m["cpu_s"] >= a.budget_min * 60:
                     raise Budget()
 
@@ -167,6 +169,7 @@ def main() -> None:
     p.add_argument("--max-steps", type=int, default=3)
     p.add_argument("--lr", type=float, default=3e-3)
     p.add_argument("--update-epochs", type=int, default=1)
+    p.add_argument("--entropy-coef", type=float, default=0.0, help="entropy bonus on each sampled choice")
     p.add_argument("--lora-rank", type=int, default=8)
     p.add_argument("--train-head", action=argparse.BooleanOptionalAction, default=True,
                    help="train lm_head in full beside the adapter (a random head caps the logit gaps LoRA can make)")

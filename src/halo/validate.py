@@ -151,6 +151,7 @@ def check_training(settings: Any, optim: Any, lora: Any, *, allow_group_size_one
     _positive(optim.clip_eps, "clip_eps")
     _positive(optim.max_grad_norm, "max_grad_norm")
     _positive(optim.kl_coef, "kl_coef", zero_ok=True)
+    _positive(optim.entropy_coef, "entropy_coef", zero_ok=True)
     _positive(optim.weight_decay, "weight_decay", zero_ok=True)
     _positive(optim.max_tokens, "max_tokens")
     if not all(0 <= b < 1 for b in optim.betas):

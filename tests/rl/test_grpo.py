@@ -186,3 +186,36 @@ def _constrained_episode(sample, ret: float) -> Episode:
     ep.steps.append(Step(index=0, obs=make_obs(), prompt=object(), sample=sample,
                          reward=RewardBreakdown(ret, {}), next_url="", error=None))
     return ep
+
+
+@pytest.mark.ml
+def test_zero_advantage_steps_are_kept_for_an_entropy_bonus(tiny_model):
+    """A group whose episodes all got the same return trains nothing, unless an entropy bonus is on: then its steps
+    are items (advantage 0) and the bonus still applies to them."""
+    import torch
+
+    from halo.policy.base import DecodingConfig
+    from halo.policy.hf_backend import HFPolicy
+    from halo.policy.prompt import PromptConfig
+    from halo.rl.learner import LoRALearner, LoRASettings, OptimSettings
+
+    torch.set_num_threads(1)
+    p = HFPolicy(tiny_model, decoding=DecodingConfig(temperature=1.0, max_tokens=128, constrained=True, seed=3,
+                                                     jump_forward=True),
+                 prompt=PromptConfig(max_pixels=4096 * 4, min_pixels=4096, actions=("click", "go_back",
+                                     "send_msg_to_user"), elements="visible", text="goal", text_max_chars=24,
+                                     single_tool=True))
+    obs = _obs()
+    prompt = p.build_prompt(obs)
+    (s,) = asyncio.run(p.sample_prompt(prompt, obs, 1, 1.0))
+    group = [[_constrained_episode(s, 0.5), _constrained_episode(s, 0.5)]]
+    for e in group[0]:
+        e.steps[0].prompt = prompt
+    assert build_items(group, GRPOSettings()) == ([], 1)
+    items, zero = build_items(group, GRPOSettings(), keep_zero_advantage=True)
+    assert zero == 1 and len(items) == 2 and all(it.advantage == 0.0 for it in items)
+    learner = LoRALearner(p, LoRASettings(rank=4, alpha=8), OptimSettings(lr=1e-3, entropy_coef=0.1), temperature=1.0)
+    stats = learner.update(items)
+    assert stats.items == 2 and stats.entropy > 0 and stats.grad_norm > 0
+    plain = LoRALearner(p, LoRASettings(rank=4, alpha=8), OptimSettings(lr=1e-3), temperature=1.0).update(items)
+    assert plain.grad_norm == 0  # the same items without the bonus: nothing to learn

@@ -45,3 +45,33 @@ def test_normalisations_differ_as_documented():
     assert float(policy_loss(lp, lp, adv, mask, loss_type="token_mean").loss) == pytest.approx(-1.0)
     with pytest.raises(ValueError):
         policy_loss(lp, lp, adv, mask, loss_type="nope")
+
+
+def test_entropy_bonus_spreads_a_peaked_choice_and_masked_tokens_stay_out():
+    """The bonus raises the entropy of a sampled position's masked distribution; -inf (grammar-masked) logits add
+    nothing to the entropy and no NaN to the gradient (0 * -inf is how such a bonus usually breaks)."""
+    from halo.policy.hf_backend import TrainingBatch, token_logprobs
+
+    class Logits(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.z = torch.nn.Parameter(torch.tensor([[[0.0, 0.0, 0.0, 0.0], [4.0, 0.0, 0.0, 9.0]]]))
+
+        def forward(self, input_ids, **kw):
+            return type("Out", (), {"logits": torch.cat([self.z, self.z[:, :1]], 1)})()
+
+    m = Logits()
+    batch = TrainingBatch(inputs={"input_ids": torch.tensor([[1, 0, 2]])}, mask_BT=torch.ones(1, 2), prompt_len=1)
+    gmask = torch.tensor([[0.0, 0.0, 0.0, float("-inf")], [0.0, 0.0, 0.0, float("-inf")]])
+    lp, ent = token_logprobs(m, batch, 1.0, gmask[None], entropy=True)
+    p = torch.softmax(torch.tensor([4.0, 0.0, 0.0]), -1)
+    assert float(ent.detach()[0, 1]) == pytest.approx(float(-(p * p.log()).sum()), abs=1e-5)  # token 3 masked out
+    assert float(ent.detach()[0, 0]) == pytest.approx(float(torch.log(torch.tensor(3.0))), abs=1e-5)
+    out = policy_loss(lp, lp.detach(), torch.tensor([0.0]), torch.ones(1, 2), entropy_BT=ent, entropy_coef=0.5)
+    out.loss.backward()
+    g = m.z.grad[0, 1]
+    assert torch.isfinite(m.z.grad).all()
+    assert g[0] > 0 and g[1] < 0 and g[2] < 0  # descent lowers the peaked token, raises the others
+    assert out.entropy == pytest.approx(float(ent.detach().mean()), abs=1e-5)
+    none = policy_loss(lp.detach(), lp.detach(), torch.tensor([0.0]), torch.ones(1, 2), entropy_BT=ent.detach())
+    assert float(none.loss) == 0.0  # coefficient 0: reported, not trained on

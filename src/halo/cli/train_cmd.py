@@ -62,6 +62,7 @@ def grpo_command(
     loss_type: str = typer.Option(None, help="dr_grpo | grpo | token_mean"),
     clip_eps: float = typer.Option(None, help="importance-ratio clip"),
     kl_coef: float = typer.Option(None, help="KL to the base model (0 = off)"),
+    entropy_coef: float = typer.Option(None, help="entropy bonus on each sampled choice (0 = off)"),
     advantage: str = typer.Option(None, help="episode (return) or step (discounted return-to-go)"),
     discount: float = typer.Option(None, help="discount for --advantage step"),
     skip_zero_std: bool = typer.Option(None, "--skip-zero-std/--keep-zero-std", help="skip zero-variance groups"),
@@ -108,7 +109,7 @@ def grpo_command(
         raise typer.Exit(2) from None
     grpo = dict(iterations=iterations, group_size=group_size, tasks_per_iteration=tasks_per_iteration,
                 max_steps=max_steps, lr=lr, loss_type=loss_type, clip_eps=clip_eps, kl_coef=kl_coef,
-                advantage=advantage, discount=discount, skip_zero_std_groups=skip_zero_std,
+                entropy_coef=entropy_coef, advantage=advantage, discount=discount, skip_zero_std_groups=skip_zero_std,
                 checkpoint_every=checkpoint_every, seed=seed, save_episodes=save_episodes,
                 update_epochs=update_epochs, max_error_share=max_error_share, episode_timeout_s=episode_timeout)
     job = GRPOJob(tasks=[t for t in tasks.split(",") if t.strip()], mode=mode, sites=sites, run_name=run_name,

@@ -75,10 +75,12 @@ def training_batch(encoded: Any, completions: Sequence[Sequence[int]], pad_id: i
     return TrainingBatch(inputs=inputs, mask_BT=mask[:, 1:].to(dev), prompt_len=P)
 
 
-def token_logprobs(model: Any, batch: TrainingBatch, temperature: float = 1.0, completion_mask: Any = None):
+def token_logprobs(model: Any, batch: TrainingBatch, temperature: float = 1.0, completion_mask: Any = None,
+                   entropy: bool = False):
     """Per-token logprobs of the batch's completions (``logprobs_BT``, zero outside ``mask_BT``). Differentiable:
     call under ``torch.no_grad()`` to score, with grad to train. ``completion_mask`` ([L, V] or [B, L, V], additive,
-    from ``HFPolicy.grammar_mask``) restricts the completion's positions to what a grammar allowed."""
+    from ``HFPolicy.grammar_mask``) restricts the completion's positions to what a grammar allowed. ``entropy``:
+    also the entropy of each position's (masked) distribution, ``(logprobs_BT, entropy_BT)``; a forced token's is 0."""
     import torch
 
     logits = model(**batch.inputs, use_cache=False).logits[:, :-1].float()
@@ -89,8 +91,13 @@ def token_logprobs(model: Any, batch: TrainingBatch, temperature: float = 1.0, c
         logits = torch.cat([logits[:, :P - 1], logits[:, P - 1:P - 1 + L] + completion_mask.to(logits.device),
                             logits[:, P - 1 + L:]], dim=1)
     targets = batch.inputs["input_ids"][:, 1:]
-    lp = torch.log_softmax(logits, -1).gather(-1, targets.unsqueeze(-1)).squeeze(-1)
-    return lp * batch.mask_BT
+    logp = torch.log_softmax(logits, -1)
+    lp = logp.gather(-1, targets.unsqueeze(-1)).squeeze(-1)
+    if not entropy:
+        return lp * batch.mask_BT
+    finite = torch.isfinite(logp)  # masked tokens (-inf) add nothing, and no inf * 0 reaches the gradient
+    ent = -(logp.exp() * torch.where(finite, logp, torch.zeros_like(logp))).sum(-1)
+    return lp * batch.mask_BT, ent * batch.mask_BT
 
 
 VISION_TOKENS = ("<|image_pad|>", "<|video_pad|>", "<|vision_start|>", "<|vision_end|>")

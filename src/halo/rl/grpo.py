@@ -76,8 +76,11 @@ class IterationResult:
     metrics: dict[str, Any] = field(default_factory=dict)
 
 
-def build_items(groups: Sequence[Sequence[Episode]], s: GRPOSettings) -> tuple[list[TrainItem], int]:
-    """Training items from the groups' sampled tokens; returns (items, zero-variance groups)."""
+def build_items(groups: Sequence[Sequence[Episode]], s: GRPOSettings,
+                keep_zero_advantage: bool = False) -> tuple[list[TrainItem], int]:
+    """Training items from the groups' sampled tokens; returns (items, zero-variance groups). A step with a zero
+    advantage gives no policy gradient and is left out, unless ``keep_zero_advantage`` (an entropy bonus still
+    applies to it: a collapsed policy's all-wrong groups are exactly where it must spread out again)."""
     items: list[TrainItem] = []
     zero = 0
     for g in groups:
@@ -101,7 +104,8 @@ def build_items(groups: Sequence[Sequence[Episode]], s: GRPOSettings) -> tuple[l
             for st, a in zip(e.steps, advs):
                 st.advantage = float(a)  # the viewer shows it beside the step
                 smp = st.sample
-                if st.prompt is None or not smp.token_ids or smp.logprobs is None or a == 0.0:
+                if st.prompt is None or not smp.token_ids or smp.logprobs is None or (a == 0.0 and
+                                                                                       not keep_zero_advantage):
                     continue
                 constrained = smp.grammar is not None and smp.sampler_logprobs is not None
                 items.append(TrainItem(prompt=st.prompt, token_ids=tuple(smp.token_ids),
@@ -184,7 +188,8 @@ class GRPOTrainer:
                 queue.append(self.sampler.extra(it, refills))
         t_roll = time.perf_counter() - t0
         check_iteration(self.run, it, groups, s.max_error_share)  # too many errored: stop before the update
-        items, zero = build_items(groups, s)
+        optim = getattr(self.learner, "optim_cfg", None)
+        items, zero = build_items(groups, s, keep_zero_advantage=getattr(optim, "entropy_coef", 0.0) > 0)
         t1 = time.perf_counter()
         for _ in range(s.update_epochs):
             stats = await asyncio.to_thread(self.learner.update, items)
@@ -201,7 +206,8 @@ class GRPOTrainer:
             t_sync = time.perf_counter() - t2 - t_save
         m = iteration_metrics(it, groups, zero)
         m.update({"loss": stats.loss, "grad_norm": stats.grad_norm, "clip_frac": stats.clip_frac,
-                  "ratio_mean": stats.ratio_mean, "kl": stats.kl, "train_items": stats.items,
+                  "ratio_mean": stats.ratio_mean, "kl": stats.kl, "entropy": stats.entropy,
+                  "train_items": stats.items,
                   "dropped_items": int(stats.extra.get("dropped_items", 0)),
                   "time_rollout": round(t_roll, 3), "time_update": round(t_upd, 3), "time_save": round(t_save, 3),
                   "time_sync": round(t_sync, 3),

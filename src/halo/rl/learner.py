@@ -60,6 +60,7 @@ class OptimSettings:
     clip_eps: float = 0.2
     loss_type: str = "dr_grpo"
     kl_coef: float = 0.0
+    entropy_coef: float = 0.0  # bonus on the sampled positions' entropy (grammar-masked): no collapse onto one id
     max_tokens: int = 300  # dr_grpo's constant normaliser
 
 
@@ -70,6 +71,7 @@ class UpdateStats:
     clip_frac: float = 0.0
     ratio_mean: float = 0.0
     kl: float = 0.0
+    entropy: float = 0.0  # mean entropy of the sampled positions the grammar left a choice at (nats)
     items: int = 0
     tokens: int = 0
     extra: dict[str, float] = field(default_factory=dict)
@@ -168,8 +170,9 @@ class LoRALearner:
         return stats
 
     def _logprobs(self, prompt: Prompt, completions: Sequence[Sequence[int]],
-                  grammars: Sequence[str | None]) -> tuple[Any, Any, Any]:
-        """(trainer logprobs [B, L] with grad, reference logprobs without adapter or None, mask [B, L])."""
+                  grammars: Sequence[str | None], entropy: bool = False) -> tuple[Any, Any, Any]:
+        """(trainer logprobs [B, L] with grad, reference logprobs without adapter or None, mask [B, L]); with
+        ``entropy``, the first is (logprobs, entropies [B, L])."""
         import torch
 
         from halo.policy.hf_backend import token_logprobs, training_batch
@@ -183,10 +186,13 @@ class LoRALearner:
                 if g:
                     m = self.policy.grammar_mask(g, c)
                     gmask[r, :m.shape[0]] = m
-        lp = token_logprobs(self.model, batch, self.temperature, gmask)[:, P - 1:P - 1 + L]
+        out = token_logprobs(self.model, batch, self.temperature, gmask, entropy=entropy)
+        lp = (out[0] if entropy else out)[:, P - 1:P - 1 + L]
         dev = lp.device
         lens = torch.tensor([len(c) for c in completions], device=dev)
         mask = (torch.arange(L, device=dev)[None, :] < lens[:, None]).to(lp.dtype)
+        if entropy:
+            return (lp, out[1][:, P - 1:P - 1 + L]), (batch, gmask, P, L), mask
         return lp, (batch, gmask, P, L), mask
 
     def _reference(self, ctx: Any) -> Any:
@@ -205,7 +211,8 @@ class LoRALearner:
         n = len(items)
         for group in _by_prompt(items):  # completions of one prompt share a forward (a group's first step)
             lp, ctx, mask = self._logprobs(group[0].prompt, [it.token_ids for it in group],
-                                           [it.grammar for it in group])
+                                           [it.grammar for it in group], entropy=True)
+            lp, ent = lp
             check_prompt_length(group[0].prompt_tokens, ctx[2])
             L, dev = lp.shape[1], lp.device
             old = torch.tensor([list(it.sampler_logprobs[:len(it.token_ids)]) +
@@ -214,13 +221,14 @@ class LoRALearner:
             out = policy_loss(lp, old, torch.tensor([it.advantage for it in group], device=dev), mask,
                               clip_eps=o.clip_eps,
                               loss_type=o.loss_type, max_tokens=max(o.max_tokens, L), ref_logprobs_BT=ref,
-                              kl_coef=o.kl_coef)
+                              kl_coef=o.kl_coef, entropy_BT=ent, entropy_coef=o.entropy_coef)
             w = len(group) / n  # the loss is a mean over the group's rows; weigh it by its share of items
             (out.loss * w * weight).backward()
             stats.loss += float(out.loss.detach()) * w * weight
             stats.clip_frac += out.clip_frac * w
             stats.ratio_mean += out.ratio_mean * w
             stats.kl += out.kl * w
+            stats.entropy += out.entropy * w
             stats.tokens += int(mask.sum())
 
     def _dpo(self, pairs: Sequence[PreferencePair], beta: float, stats: UpdateStats) -> None:

@@ -19,14 +19,19 @@ class LossOutput:
     clip_frac: float  # share of tokens whose ratio was clipped
     ratio_mean: float
     kl: float  # mean k3 estimate to the reference, 0 when unused
+    entropy: float = 0.0  # mean entropy over the tokens that had a choice (> 0), 0 when not given
 
 
 def policy_loss(logprobs_BT: torch.Tensor, sampler_logprobs_BT: torch.Tensor, adv: torch.Tensor,
                 mask_BT: torch.Tensor, *, clip_eps: float = 0.2, loss_type: str = "dr_grpo",
                 max_tokens: int | None = None, ref_logprobs_BT: torch.Tensor | None = None,
-                kl_coef: float = 0.0) -> LossOutput:
+                kl_coef: float = 0.0, entropy_BT: torch.Tensor | None = None,
+                entropy_coef: float = 0.0) -> LossOutput:
     """PPO-clip surrogate ``-min(r A, clip(r, 1-eps, 1+eps) A)`` per token, aggregated by ``loss_type``:
-    ``dr_grpo`` (sum / (B * max_tokens)), ``grpo`` (mean per sample, then over samples), ``token_mean``."""
+    ``dr_grpo`` (sum / (B * max_tokens)), ``grpo`` (mean per sample, then over samples), ``token_mean``.
+    ``entropy_coef`` subtracts that much of each token's entropy (``entropy_BT``), aggregated the same way: a policy
+    that puts all its mass on one answer for every goal stops sampling anything else, its groups then have no
+    variance and nothing corrects it (bench/decision_probe.py)."""
     mask = mask_BT.to(logprobs_BT.dtype)
     adv_BT = adv.to(logprobs_BT.dtype)
     if adv_BT.dim() == 1:
@@ -41,6 +46,11 @@ def policy_loss(logprobs_BT: torch.Tensor, sampler_logprobs_BT: torch.Tensor, ad
         kl_tok = torch.exp(d) - d - 1.0  # k3 estimator, >= 0
         per_token = per_token + kl_coef * kl_tok
         kl_val = (kl_tok * mask).sum() / mask.sum().clamp(min=1)
+    ent_val = 0.0
+    if entropy_BT is not None:
+        if entropy_coef > 0:
+            per_token = per_token - entropy_coef * entropy_BT
+        ent_val = float((entropy_BT.detach() * mask).sum() / (entropy_BT.detach() * mask > 0).sum().clamp(min=1))
     B = logprobs_BT.shape[0]
     if loss_type == "dr_grpo":
         budget = max_tokens if max_tokens is not None else logprobs_BT.shape[1]
@@ -55,7 +65,7 @@ def policy_loss(logprobs_BT: torch.Tensor, sampler_logprobs_BT: torch.Tensor, ad
         n = mask.sum().clamp(min=1)
         clip_frac = float((((ratio - 1.0).abs() > clip_eps).to(mask.dtype) * mask).sum() / n)
         ratio_mean = float((ratio * mask).sum() / n)
-    return LossOutput(loss=loss, clip_frac=clip_frac, ratio_mean=ratio_mean, kl=float(kl_val))
+    return LossOutput(loss=loss, clip_frac=clip_frac, ratio_mean=ratio_mean, kl=float(kl_val), entropy=ent_val)
 
 
 @dataclass(frozen=True)
