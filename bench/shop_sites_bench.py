@@ -1,6 +1,6 @@
-"""Benchmark REAL-local's shop-like sites (Omnizon, Zilloft, DashDish, OpenDining, UDriver, StayNB, MarriSuite): p50 page
-latency, memory per session, and the oracle episodes' steps/s through BrowserEnv. Writes bench/results/shop_sites.json
-(``--sites`` runs some of them and merges their rows into the file).
+"""Benchmark REAL-local's shop-like sites (Omnizon, Zilloft, DashDish, OpenDining, UDriver, StayNB, MarriSuite,
+TopWork): p50 page latency, memory per session, and the oracle episodes' steps/s through BrowserEnv. Writes
+bench/results/shop_sites.json (``--sites`` runs some of them and merges their rows into the file).
 
     .venv/bin/python bench/shop_sites_bench.py [--rounds 30] [--sites dashdish opendining] [--agisdk]
 
@@ -45,6 +45,8 @@ PAGES = {
     "marrisuite": ["/", "/search?destination=California",
                    "/search?destination=Goleta%2C+California&checkIn=2024-07-26&checkOut=2024-07-28",
                    "/hotels/sbago", "/hotels/sbago/book?room=K"],
+    "topwork": ["/", "/talent?q=python&available=1", "/freelancers/danielkim", "/freelancers/danielkim/hire",
+                "/messages/alexrodriguez", "/jobs", "/jobs/new"],
 }
 # per site: the task its sessions start, and the requests that set a session up before pages are timed
 SETUP = {
@@ -56,6 +58,7 @@ SETUP = {
                                                    "date": "7/18/2024"})]),
     "staynb": ("v2.staynb-14", []),
     "marrisuite": ("v2.marrisuite-8", []),
+    "topwork": ("v2.topwork-14", [("/freelancers/ashleycampbell/save", {"next": "/saved"})]),
 }
 
 
@@ -81,6 +84,8 @@ def _mutate(site: str, state: dict) -> None:
         state["search"]["destination"] = "Rome, Italy"
     elif site == "marrisuite":
         state["search"].update(destination="Goleta, California", checkIn="2024-07-26", checkOut="2024-07-28")
+    elif site == "topwork":
+        state["saved"]["savedFreelancerIds"].append("ashleycampbell")
 
 
 def latency(urls: dict[str, str], rounds: int, sites: tuple[str, ...]) -> dict:

@@ -14,7 +14,7 @@ def test_v2_is_our_default_and_counts_match_agisdk():
     tasks = list_tasks("v2")
     by_site = {s: sum(t.site == s for t in tasks) for s in LOCAL_SITES}
     assert by_site == {"gomail": 21, "gocalendar": 10, "omnizon": 10, "zilloft": 10, "dashdish": 11, "opendining": 11,
-                       "udriver": 14, "staynb": 11, "marrisuite": 1}
+                       "udriver": 14, "staynb": 11, "marrisuite": 1, "topwork": 12}
     assert len(tasks) == 121
 
 

@@ -17,7 +17,8 @@ from typing import Any, Literal
 from halo.errors import ConfigError, TaskNotFoundError
 
 DEFAULT_VERSION = "v2"
-LOCAL_SITES = ("gomail", "gocalendar", "omnizon", "zilloft", "dashdish", "opendining", "udriver", "staynb", "marrisuite")
+LOCAL_SITES = ("gomail", "gocalendar", "omnizon", "zilloft", "dashdish", "opendining", "udriver", "staynb", "marrisuite",
+               "topwork")
 SitesMode = Literal["remote", "local"]
 
 

@@ -21,12 +21,14 @@ def all_oracles() -> dict[str, object]:
     import oracles_omnizon
     import oracles_opendining
     import oracles_staynb
+    import oracles_topwork
     import oracles_udriver
     import oracles_zilloft
 
     out: dict[str, object] = {}
     for mod in (oracles_gomail, oracles_gocalendar, oracles_omnizon, oracles_zilloft, oracles_dashdish,
-                oracles_opendining, oracles_udriver, oracles_staynb, oracles_marrisuite):
+                oracles_opendining, oracles_udriver, oracles_staynb, oracles_marrisuite,
+                oracles_topwork):
         for k, v in mod.ORACLES.items():
             out[k if k.startswith("v2.") else f"v2.{k}"] = v
     return out

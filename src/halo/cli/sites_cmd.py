@@ -25,12 +25,12 @@ def register(app: typer.Typer) -> None:
     @app.command("sites")
     def sites(
         host: str = typer.Option("127.0.0.1", help="interface to listen on (loopback by default: keep it so)"),
-        port: int = typer.Option(8700, help="base port: site k of gomail, gocalendar, omnizon, zilloft gets port+k"),
+        port: int = typer.Option(8700, help="base port: each site gets port + its offset (gomail +1, topwork +11)"),
         site: Optional[list[str]] = typer.Option(None, "--site", help="serve only this site (repeatable)"),
         log_level: str = typer.Option("warning", help="uvicorn log level"),
     ) -> None:
         """Serve REAL-local until Ctrl-C; tasks reach it with `--sites local`."""
-        from halo.sites.ports import SITE_NAMES, site_port
+        from halo.sites.ports import PORT_OFFSETS, SITE_NAMES, site_port
         from halo.sites.server import busy_ports, load_spec, serve
 
         console = Console()
@@ -40,7 +40,7 @@ def register(app: typer.Typer) -> None:
             console.print(f"[red]no REAL-local site {', '.join(map(repr, unknown))}[/red]; "
                           f"choose from {', '.join(SITE_NAMES)}")
             raise typer.Exit(2)
-        if not 1 <= port <= 65535 - len(SITE_NAMES):
+        if not 1 <= port <= 65535 - max(PORT_OFFSETS.values()):
             console.print(f"[red]--port {port} is out of range[/red]; pick a base port like 8700")
             raise typer.Exit(2)
         broken = []

@@ -2,18 +2,20 @@
 
 from __future__ import annotations
 
-SITE_NAMES = ("gomail", "gocalendar", "omnizon", "zilloft", "dashdish", "opendining", "udriver", "staynb", "marrisuite")
+SITE_NAMES = ("gomail", "gocalendar", "omnizon", "zilloft", "dashdish", "opendining", "udriver", "staynb", "marrisuite",
+              "topwork")
 DEFAULT_HOST = "127.0.0.1"
-# base port; site i of SITE_NAMES gets base + i + 1: gomail 8701, gocalendar 8702, omnizon 8703, zilloft 8704,
-# dashdish 8705, opendining 8706, udriver 8707, staynb 8708, marrisuite 8709
+# base port; each site gets base + its offset: gomail 8701, gocalendar 8702, omnizon 8703, zilloft 8704,
+# dashdish 8705, opendining 8706, udriver 8707, staynb 8708, marrisuite 8709, topwork 8711 (8710 is NetworkIn's)
 DEFAULT_PORT = 8700
+PORT_OFFSETS = {**{s: i + 1 for i, s in enumerate(SITE_NAMES[:9])}, "topwork": 11}
 
 
 def site_port(site: str, port: int | None = None) -> int:
     """Port of ``site`` given the server's base port (``halo sites --port``)."""
     if site not in SITE_NAMES:
         raise KeyError(f"REAL-local has no site {site!r}; it serves {', '.join(SITE_NAMES)}")
-    return (DEFAULT_PORT if port is None else port) + SITE_NAMES.index(site) + 1
+    return (DEFAULT_PORT if port is None else port) + PORT_OFFSETS[site]
 
 
 def site_urls(host: str = DEFAULT_HOST, port: int | None = None) -> dict[str, str]:
