@@ -195,12 +195,15 @@ async def test_clickable_div_gets_an_id(actions_env):
 
 
 async def test_goto_and_go_back(actions_env, pages_url):
-    env, _ = actions_env
+    env, obs = actions_env
+    assert not obs.can_go_back  # the episode's first page
+    r = await env.step(A.Scroll(-100))
+    assert not r.observation.can_go_back  # still on it
     r = await env.step(A.Goto("page2.html"))  # relative to the current page
     assert r.info.error is None and r.observation.url == f"{pages_url}/page2.html"
-    assert '] heading "Second page"' in r.observation.axtree
+    assert '] heading "Second page"' in r.observation.axtree and r.observation.can_go_back
     r = await env.step(A.GoBack())
-    assert r.info.error is None and "/actions.html" in r.observation.url
+    assert r.info.error is None and "/actions.html" in r.observation.url and not r.observation.can_go_back
 
 
 async def test_link_click_waits_for_the_new_page(actions_env, pages_url):

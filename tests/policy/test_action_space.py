@@ -82,3 +82,18 @@ def test_constrained_replies_all_valid_never_truncated_and_terminal_share(tiny_m
     fills = [s.action.value for s in samples if s.action.name == "fill"]
     assert all(v in goal_phrases(obs.goal, 24) for v in fills)
     assert names["send_msg_to_user"] / 64 < 0.45, names
+
+
+def test_go_back_is_offered_only_where_it_can_go_back():
+    """On the episode's first page go_back can only fail (an action error the policy learns to avoid by ending the
+    episode instead): the page's grammar leaves it out; everywhere else it stays."""
+    import dataclasses
+    import json
+
+    obs = _obs()
+    first = dataclasses.replace(obs, can_go_back=False)
+    assert '"go_back"' in json.dumps(page_schema(obs, TINY))
+    schema = json.dumps(page_schema(first, TINY))
+    assert '"go_back"' not in schema and '"click"' in schema and '"send_msg_to_user"' in schema
+    only_back = dataclasses.replace(TINY, actions=("go_back",))
+    assert '"go_back"' in json.dumps(page_schema(first, only_back))  # never an empty action space

@@ -802,9 +802,17 @@ class BrowserEnv:
         obs = Observation(screenshot=snap.screenshot, image_format=self.image_format, axtree=snap.tree.text,
                           elements=snap.tree.elements, url=snap.url, goal=self.task.goal, step=self._step,
                           last_actions=tuple(self._history), last_action_error=error, viewport=VIEWPORT,
-                          task_id=self.task.id)
+                          task_id=self.task.id, can_go_back=await self._can_go_back())
         self._last_obs = obs
         return obs, snap.timings
+
+    async def _can_go_back(self) -> bool:
+        """``go_back`` would stay in the episode: the tab's history has an entry after the episode's first page."""
+        ex = self._ex
+        if self._step == 0 or ex is None or ex.first_history_index is None or self._cdp is None:
+            return False if self._step == 0 else True
+        h = await self._call(self._cdp.send("Page.getNavigationHistory"), "CDP Page.getNavigationHistory")
+        return h["currentIndex"] > ex.first_history_index
 
     # ---------------------------------------------------------------- REAL's /finish and grading
     async def finish_state(self) -> dict[str, Any]:

@@ -32,6 +32,7 @@ class Observation:
     last_action_error: str | None = None
     viewport: tuple[int, int] = VIEWPORT
     task_id: str = ""
+    can_go_back: bool = True  # False on the episode's first page: a constrained policy is then not offered go_back
 
     @property
     def element_ids(self) -> frozenset[str]:

@@ -82,7 +82,10 @@ def page_schema(obs: Observation | None, cfg: Any) -> dict[str, Any]:
     if cfg.text == "goal" and obs is not None:
         text = goal_phrases(obs.goal, cfg.text_max_chars)
     include = cfg.include_axtree or cfg.elements != "all"
-    return action_json_schema(include_elements=include, element_ids=ids, actions=cfg.actions,
+    actions = cfg.actions
+    if obs is not None and not obs.can_go_back and actions and len(actions) > 1:
+        actions = tuple(a for a in actions if a != "go_back") or actions  # it could only fail here
+    return action_json_schema(include_elements=include, element_ids=ids, actions=actions,
                               text_choices=text, text_max=cfg.text_max_chars, single_tool=cfg.single_tool)
 
 
