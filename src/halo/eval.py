@@ -134,8 +134,12 @@ def local_sites(enabled: bool, site_urls: dict[str, str] | None = None):
 
 async def run_eval(policy: Any, tasks: Sequence[Any], cfg: EvalConfig, run: RunDir,
                    on_episode: Callable[[Any, Any], None] | None = None,
-                   on_step: Callable[[Any], None] | None = None) -> EvalResult:
-    """Every task ``cfg.episodes`` times over ``cfg.parallel`` envs; each episode is written as it ends."""
+                   on_step: Callable[[Any], None] | None = None, rollouts: Any = None) -> EvalResult:
+    """Every task ``cfg.episodes`` times over ``cfg.parallel`` envs; each episode is written as it ends.
+
+    ``rollouts`` (a started ``halo.scale.RayRollouts``): the episodes run on its Ray workers instead, each
+    worker ``cfg.parallel`` at a time, and come back here to be written and counted the same way (``on_step``
+    is then called for an episode's steps when it ends)."""
     from halo.env.browser import BrowserPool
     from halo.env.env import BrowserEnv
     from halo.rl.rollout import run_episode
@@ -148,36 +152,58 @@ async def run_eval(policy: Any, tasks: Sequence[Any], cfg: EvalConfig, run: RunD
     t0 = time.perf_counter()
     total, broken = jobs.qsize(), []
 
+    def too_many() -> bool:  # the evaluation failed already: start no more episodes
+        return len(broken) > cfg.max_error_share * total
+
+    def record(task: Any, k: int, ep: Any) -> None:
+        run.write_episode(f"{task.name}-{k:02d}", ep)
+        r = result.tasks[task.id]
+        if ep.errored:
+            broken.append(ep)
+            r.errored += 1
+            result.errors.append(f"{task.id}: {ep.error}")
+        else:
+            r.episodes += 1
+            r.successes += int(ep.success)
+            r.steps += len(ep.steps)
+            r.dense_return += ep.dense_return
+            r.valid_actions += ep.action_validity
+            r.clean_actions += ep.clean_validity
+        if on_episode is not None:
+            on_episode(task, ep)
+
     async def worker(pool: Any) -> None:
         env = BrowserEnv(pool, max_steps=cfg.max_steps, episode_timeout_s=cfg.episode_timeout_s)
         try:
-            while not jobs.empty() and len(broken) <= cfg.max_error_share * total:  # else the eval failed already
+            while not jobs.empty() and not too_many():
                 task, k = jobs.get_nowait()
                 ep = await run_episode(env, policy, task, temperature=cfg.temperature, max_steps=cfg.max_steps,
                                        on_step=on_step)
-                run.write_episode(f"{task.name}-{k:02d}", ep)
-                r = result.tasks[task.id]
-                if ep.errored:
-                    broken.append(ep)
-                    r.errored += 1
-                    result.errors.append(f"{task.id}: {ep.error}")
-                else:
-                    r.episodes += 1
-                    r.successes += int(ep.success)
-                    r.steps += len(ep.steps)
-                    r.dense_return += ep.dense_return
-                    r.valid_actions += ep.action_validity
-                    r.clean_actions += ep.clean_validity
-                if on_episode is not None:
-                    on_episode(task, ep)
+                record(task, k, ep)
         finally:
             with contextlib.suppress(Exception):
                 await env.close()
 
-    async with BrowserPool(headless=cfg.headless) as pool:
-        await asyncio.gather(*(worker(pool) for _ in range(min(cfg.parallel, jobs.qsize()))))
+    if rollouts is not None:
+        from halo.scale import Unit
+
+        def done(unit: Any, eps: list) -> None:
+            for ep in eps:
+                if on_step is not None:
+                    for st in ep.steps:
+                        on_step(st)
+                record(unit.task, unit.key, ep)
+
+        units = [Unit(task=t, n=1, key=k) for t, k in (jobs.get_nowait() for _ in range(total))]
+        await rollouts.run_units(units, {"temperature": cfg.temperature, "max_steps": cfg.max_steps},
+                                 on_done=done, stop=too_many)
+    else:
+        async with BrowserPool(headless=cfg.headless) as pool:
+            await asyncio.gather(*(worker(pool) for _ in range(min(cfg.parallel, jobs.qsize()))))
     result.wall_time = time.perf_counter() - t0
     metrics = {"iteration": 0, **result.metrics()}
+    if rollouts is not None:
+        metrics["ray"] = rollouts.stats.as_dict()
     run.log_metrics(metrics)
     health = error_report(broken)
     health.total = total

@@ -42,6 +42,8 @@ class GRPOJob:
     log: str = "none"  # tracker beside metrics.jsonl: none | tensorboard | wandb (halo.tracking)
     sets: tuple[str, ...] = ()  # --set key.path=value: rl_config sections and mode.* (halo.config_files)
     modes_file: str | None = None
+    ray: str | None = None  # --ray: None runs rollouts here; "local" starts a local Ray cluster; else its address
+    ray_workers: int = 2  # rollout workers (Ray actors), each one browser pool of group_size envs
 
 
 def settings_from_config(cfg: dict[str, Any], grpo_over: dict[str, Any], lora_over: dict[str, Any],
@@ -151,7 +153,8 @@ async def setup_grpo(job: GRPOJob, console: Any = None) -> GRPOSetup:
             await sync(last, str(ck))
     record = {"command": "train grpo", "tasks": job.tasks, "sites": job.sites, "mode": mode.model_dump(),
               **settings_record(settings, lora, optim), "rewards": cfg.get("rewards"),
-              "resumed_at_iteration": start if job.resume else None, "sets": list(job.sets)}
+              "resumed_at_iteration": start if job.resume else None, "sets": list(job.sets),
+              "ray": {"address": job.ray, "workers": job.ray_workers} if job.ray is not None else None}
     write_run_config(run, record, resume=job.resume,  # a resume keeps the first config.yaml, adds to resumes.yaml
                      overrides={"mode": job.mode_overrides, "grpo": job.grpo_overrides, "lora": job.lora_overrides})
     return GRPOSetup(job=job, run=run, mode=mode, sampler=sampler, learner=learner, settings=settings,
@@ -174,14 +177,51 @@ async def run_grpo(job: GRPOJob, *, console: Any = None,
     """Run (or resume) a GRPO job; returns the run directory and the metrics of the iterations run now."""
     from halo.eval import local_sites, needs_local_sites, resolve_tasks
 
+    if job.ray is not None:
+        from halo.scale import check_address
+
+        check_address(job.ray, job.ray_workers)  # a bad --ray is an error before any model, site or browser
     setup = await setup_grpo(job, console)
     try:
+        if job.ray is not None:
+            return setup.run, await _run_grpo_ray(job, setup, console, on_iteration)
         with local_sites(needs_local_sites(job.tasks, job.sites), site_urls) as urls:
             tasks = resolve_tasks(job.tasks, job.sites, urls)
             history = await train_grpo(setup, tasks, on_iteration)
     finally:
         await setup.sampler.aclose()
     return setup.run, history
+
+
+async def _run_grpo_ray(job: GRPOJob, setup: GRPOSetup, console: Any,
+                        on_iteration: Callable[[IterationResult], None] | None) -> list[dict[str, Any]]:
+    """GRPO whose groups run on Ray rollout workers (each serving REAL-local on its own node when local)."""
+    from halo.eval import resolve_tasks
+    from halo.scale import RayRollouts, connect, sites_of
+    from halo.tracking import open_tracker
+
+    info = connect(job.ray, job.ray_workers)
+    tasks = resolve_tasks(job.tasks, job.sites, None)  # default URLs: each worker retargets to its own sites
+    s = setup.settings
+    rollouts = RayRollouts(setup.mode, setup.sampler, workers=job.ray_workers, sites=sites_of(tasks),
+                           env_kwargs={"max_steps": s.max_steps, "episode_timeout_s": s.episode_timeout_s},
+                           unit_timeout_s=s.episode_timeout_s + 120,
+                           lora=setup.learner.lora if setup.mode.backend == "hf" else None)
+    if console is not None:
+        console.print(f"Ray: {info['address']} ({info['nodes']} node(s), {info['cpus']} CPUs), "
+                      f"{job.ray_workers} rollout workers")
+    try:
+        async with rollouts:
+            with open_tracker(job.log, setup.run.path, setup.record) as tracker:
+                trainer = GRPOTrainer(setup.sampler, setup.learner, tasks, setup.settings, setup.run,
+                                      reward_config=setup.rewards, sync=setup.sync, tracker=tracker,
+                                      rollouts=rollouts)
+                return await trainer.train(start_iteration=setup.start, on_iteration=on_iteration)
+    finally:
+        if info["started"]:
+            from halo.scale import shutdown
+
+            shutdown()
 
 
 def latest_adapter(run_path: str | Path) -> Path | None:

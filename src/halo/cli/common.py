@@ -44,3 +44,23 @@ def checked_sets(sets: list[str] | None, allowed: tuple[str, ...], command: str)
     out = tuple(sets or ())
     check_sets(out, allowed, command)
     return out
+
+
+def ray_option():
+    return typer.Option(False, "--ray", help="run the rollouts on Ray workers: a local Ray cluster, or the one "
+                                             "--ray-address names (docs/SCALE_OUT.md)")
+
+
+def ray_address_option():
+    return typer.Option(None, "--ray-address", metavar="ADDRESS",
+                        help="join this Ray cluster (implies --ray): HOST:PORT (the head's GCS port, 6379), "
+                             "ray://HOST:10001 or auto")
+
+
+def ray_target(ray: bool, address: str | None) -> str | None:
+    """None: rollouts here; "local": a local Ray cluster; else the cluster's address."""
+    return address if address else ("local" if ray else None)
+
+
+def ray_workers_option():
+    return typer.Option(2, "--ray-workers", help="with --ray: rollout workers (Ray actors, one browser each)")

@@ -14,6 +14,10 @@ from halo.cli.common import (
     config_option,
     log_option,
     modes_file_option,
+    ray_address_option,
+    ray_option,
+    ray_target,
+    ray_workers_option,
     run_name_option,
     set_option,
 )
@@ -94,6 +98,9 @@ def grpo_command(
     modes_file: str = modes_file_option(),
     sets: list[str] = set_option(),
     log: str = log_option(),
+    ray: bool = ray_option(),
+    ray_address: str = ray_address_option(),
+    ray_workers: int = ray_workers_option(),
 ) -> None:
     """Online GRPO: groups of parallel episodes per task, Dr. GRPO advantages, LoRA updates."""
     from halo.errors import HaloError
@@ -118,7 +125,8 @@ def grpo_command(
                                       max_tokens=max_tokens, constrained=constrained, seed=seed),
                   grpo_overrides={k: v for k, v in grpo.items() if v is not None},
                   lora_overrides={k: v for k, v in dict(rank=lora_rank, alpha=lora_alpha).items() if v is not None},
-                  allow_group_size_one=allow_group_size_one, sets=sets, modes_file=modes_file, log=log)
+                  allow_group_size_one=allow_group_size_one, sets=sets, modes_file=modes_file, log=log,
+                  ray=ray_target(ray, ray_address), ray_workers=ray_workers)
     with Progress(TextColumn("[bold]GRPO"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                   TextColumn("{task.description}"), console=console, transient=False) as progress:
         bar = progress.add_task("starting", total=None)

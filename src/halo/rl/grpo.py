@@ -151,7 +151,7 @@ class GRPOTrainer:
     def __init__(self, policy: Any, learner: LoRALearner, tasks: Sequence[Any], settings: GRPOSettings,
                  run: Any, *, reward_config: RewardConfig | None = None, pool: Any = None,
                  sync: Callable[[int, str], Any] | None = None, env_kwargs: dict[str, Any] | None = None,
-                 tracker: Any = None):
+                 tracker: Any = None, rollouts: Any = None):
         if not tasks:
             raise ConfigError("GRPO needs at least one task")
         self.policy, self.learner, self.tasks, self.s, self.run = policy, learner, list(tasks), settings, run
@@ -160,6 +160,7 @@ class GRPOTrainer:
         self.sync = sync
         self.env_kwargs = env_kwargs or {}
         self.tracker = tracker  # halo.tracking.Tracker: --log wandb|tensorboard beside metrics.jsonl
+        self.rollouts = rollouts  # halo.scale.RayRollouts: groups run on Ray workers (--ray), not on local envs
         self.sampler = make_sampler(self.tasks, settings.curriculum, CurriculumSettings(settings.curriculum_window),
                                     settings.seed)
 
@@ -172,20 +173,24 @@ class GRPOTrainer:
         t0 = time.perf_counter()
         groups: list[list[Episode]] = []
         queue, refills = list(self.tasks_for(it)), 0
+        kw = dict(reward_config=self.reward_config, temperature=s.temperature, max_steps=s.max_steps)
         while queue:
-            task = queue.pop(0)
-            g = await run_group(envs[:s.group_size], self.policy, task, reward_config=self.reward_config,
-                                temperature=s.temperature, max_steps=s.max_steps,
-                                on_step=None)
-            groups.append(g)
-            self.sampler.record(task, [e.success for e in g if not e.errored])
-            if on_episode is not None:
-                for e in g:
-                    on_episode(e)
-            ok = [e.dense_return for e in g if not e.errored]
-            if ok and group_stats(ok).zero_std and refills < s.refill_zero_variance:
-                refills += 1  # no signal in this group: draw another (DAPO's dynamic sampling)
-                queue.append(self.sampler.extra(it, refills))
+            if self.rollouts is not None:  # the pending groups at once, spread over the Ray workers
+                batch, queue = queue, []
+                batch_groups = await self.rollouts.run_groups(batch, s.group_size, kw)
+            else:
+                batch = [queue.pop(0)]
+                batch_groups = [await run_group(envs[:s.group_size], self.policy, batch[0], on_step=None, **kw)]
+            for task, g in zip(batch, batch_groups):
+                groups.append(g)
+                self.sampler.record(task, [e.success for e in g if not e.errored])
+                if on_episode is not None:
+                    for e in g:
+                        on_episode(e)
+                ok = [e.dense_return for e in g if not e.errored]
+                if ok and group_stats(ok).zero_std and refills < s.refill_zero_variance:
+                    refills += 1  # no signal in this group: draw another (DAPO's dynamic sampling)
+                    queue.append(self.sampler.extra(it, refills))
         t_roll = time.perf_counter() - t0
         check_iteration(self.run, it, groups, s.max_error_share)  # too many errored: stop before the update
         optim = getattr(self.learner, "optim_cfg", None)
@@ -193,9 +198,11 @@ class GRPOTrainer:
         t1 = time.perf_counter()
         for _ in range(s.update_epochs):
             stats = await asyncio.to_thread(self.learner.update, items)
+        if self.rollouts is not None and self.sync is None:  # in-process mode: the policy actor samples next
+            await self.rollouts.sync_weights(self.learner.model)
         t_upd = time.perf_counter() - t1
         t_save = t_sync = 0.0
-        if self.sync is not None:  # vLLM: the new adapter is saved, then hot-loaded (LoraSync)
+        if self.sync is not None:  # vLLM: the new adapter is saved, then hot-loaded (LoraSync; Ray workers follow)
             t2 = time.perf_counter()
             path = str(self.run.path / "checkpoints" / f"adapter_v{it:06d}")
             await asyncio.to_thread(self.learner.save_adapter, path)
@@ -214,6 +221,8 @@ class GRPOTrainer:
                   "tasks": [g[0].task_id for g in groups if g], "refills": refills,
                   "family_success": family_success(groups), "curriculum": self.sampler.state(),
                   "errors": error_counts(groups)})
+        if self.rollouts is not None:
+            m["ray"] = self.rollouts.stats.as_dict()
         return IterationResult(iteration=it, episodes=[e for g in groups for e in g], groups=groups, metrics=m)
 
     def episodes_to_save(self, res: IterationResult) -> list[tuple[int, list[Episode]]]:
@@ -250,9 +259,13 @@ class GRPOTrainer:
         s = self.s
         history: list[dict[str, Any]] = []
         async with contextlib.AsyncExitStack() as stack:
-            pool = self.pool or await stack.enter_async_context(BrowserPool())
-            env_kw = {"episode_timeout_s": s.episode_timeout_s, **self.env_kwargs}
-            envs = [BrowserEnv(pool, max_steps=s.max_steps, **env_kw) for _ in range(s.group_size)]
+            envs: list[Any] = []
+            if self.rollouts is not None:  # the workers own the browsers; the actor gets the learner's weights
+                await self.rollouts.sync_weights(self.learner.model)
+            else:
+                pool = self.pool or await stack.enter_async_context(BrowserPool())
+                env_kw = {"episode_timeout_s": s.episode_timeout_s, **self.env_kwargs}
+                envs = [BrowserEnv(pool, max_steps=s.max_steps, **env_kw) for _ in range(s.group_size)]
             try:
                 for it in range(start_iteration, s.iterations):
                     res = await self.iterate(it, envs)

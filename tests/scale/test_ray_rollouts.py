@@ -1,0 +1,141 @@
+"""Rollouts on a local Ray cluster (two workers, the tiny model in a policy actor): the Ray path runs the same
+rollout code as the local one, survives a killed worker, and writes the same run directory.
+
+Greedy decoding is used for the equality check: a sampled run's draws depend on the order in which the concurrent
+episodes' requests reach the one model (``seed + calls`` and the batch's composition), which no two schedulers
+share, while a greedy action depends on the observation alone."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+
+import pytest
+
+pytest.importorskip("ray")
+pytest.importorskip("torch")
+
+pytestmark = [pytest.mark.browser, pytest.mark.ml, pytest.mark.timeout(300)]
+
+TASKS = ["v2.gomail-1", "v2.gomail-2"]
+MAX_STEPS = 3
+
+
+@pytest.fixture(scope="module")
+def ray_cluster():
+    import ray
+
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, logging_level="ERROR")
+    yield ray
+    ray.shutdown()
+
+
+@pytest.fixture(scope="module")
+def tiny_mode(tiny_model):
+    from halo.policy.modes import get_mode
+
+    # max_batch 1: a greedy reply must not depend on which other requests share its generate call (left padding)
+    return get_mode("tiny", None, ["mode.max_batch=1"]).with_overrides(model=tiny_model)
+
+
+def _episodes(run_path) -> dict[str, list[tuple]]:
+    """Episode key -> (reply, action, reward) of each step, from the run directory alone (URLs differ: each
+    worker serves REAL-local on its own ports)."""
+    out = {}
+    for f in sorted((run_path / "episodes").glob("*.jsonl")):
+        lines = [json.loads(x) for x in f.read_text().splitlines()]
+        out[f.stem] = [(s["text"], json.dumps(s["action"], sort_keys=True), s["reward"]) for s in lines
+                       if s["type"] == "step"]
+    return out
+
+
+async def _eval(mode, tasks, run, cfg, rollouts=None):
+    from halo.eval import run_eval
+    from halo.policy.modes import make_policy
+
+    policy = None if rollouts is not None else make_policy(mode)
+    try:
+        return await run_eval(policy, tasks, cfg, run, rollouts=rollouts)
+    finally:
+        if policy is not None:
+            await policy.aclose()
+
+
+async def test_eval_via_ray_equals_local_greedy_and_survives_a_killed_worker(ray_cluster, tiny_mode, tmp_path):
+    from halo.eval import EvalConfig, local_sites, resolve_tasks
+    from halo.runs import RunDir
+    from halo.scale import RayRollouts, sites_of
+
+    cfg = EvalConfig(episodes=2, parallel=1, max_steps=MAX_STEPS, temperature=0.0, episode_timeout_s=120)
+    with local_sites(True) as urls:
+        tasks = resolve_tasks(TASKS, sites="local", site_urls=urls)
+        t0 = time.perf_counter()
+        local = await _eval(tiny_mode, tasks, RunDir(tmp_path, "local"), cfg)
+        t_local = time.perf_counter() - t0
+    killed = []
+
+    def kill_first(wi, worker, unit):  # the first unit sent to worker 0 dies with it, mid-group
+        if wi == 0 and not killed:
+            killed.append(unit.task.id)
+            ray_cluster.kill(worker)
+
+    rollouts = RayRollouts(tiny_mode, None, workers=2, sites=sites_of(tasks), per_worker=cfg.parallel, retries=2,
+                           env_kwargs={"max_steps": cfg.max_steps, "episode_timeout_s": cfg.episode_timeout_s},
+                           unit_timeout_s=240, call_timeout_s=120, on_dispatch=kill_first)
+    async with rollouts:
+        t0 = time.perf_counter()
+        remote = await _eval(tiny_mode, tasks, RunDir(tmp_path, "ray"), cfg, rollouts)
+        t_ray = time.perf_counter() - t0
+    print(f"local {t_local:.1f} s, ray {t_ray:.1f} s, stats {rollouts.stats.as_dict()}")
+    assert killed and rollouts.stats.workers_lost == 1 and rollouts.stats.retried == 1
+    m_local, m_ray = local.metrics(), remote.metrics()
+    assert m_ray["errored"] == 0 and m_ray["episodes"] == m_local["episodes"] == len(TASKS) * cfg.episodes
+    # same files, same episode names, same replies step by step
+    a, b = tmp_path / "local", tmp_path / "ray"
+    assert sorted(p.name for p in a.iterdir()) == sorted(p.name for p in b.iterdir())
+    sa, sb = _episodes(a), _episodes(b)
+    assert len(sa) == len(TASKS) * cfg.episodes and sa == sb
+    metrics = [json.loads(x) for x in (b / "metrics.jsonl").read_text().splitlines()]
+    assert metrics[-1]["ray"]["workers_lost"] == 1
+
+
+async def test_grpo_via_ray_trains_and_pushes_weights(ray_cluster, tiny_model, tmp_path):
+    from halo.train import GRPOJob, run_grpo
+
+    job = GRPOJob(tasks=["v2.gomail-1", "v2.gomail-2"], mode="tiny", runs_dir=str(tmp_path), run_name="g",
+                  mode_overrides={"model": tiny_model}, ray="local", ray_workers=2,
+                  grpo_overrides={"iterations": 1, "group_size": 2, "tasks_per_iteration": 2, "max_steps": 2,
+                                  "save_episodes": "all", "checkpoint_every": 1})
+    run, history = await run_grpo(job)
+    assert len(history) == 1 and all(m["errored"] == 0 and m["episodes"] == 4 for m in history)
+    assert history[-1]["ray"]["units"] == 2 and history[-1]["train_items"] >= 0
+    assert len(list((run.path / "episodes").glob("*.jsonl"))) == 4
+    assert (run.path / "checkpoints" / "latest").exists()
+
+
+async def test_lost_policy_actor_is_a_clear_error(ray_cluster, tiny_mode, tmp_path):
+    from halo.eval import EvalConfig, resolve_tasks, run_eval
+    from halo.runs import RunDir
+    from halo.scale import PolicyLost, RayRollouts, sites_of
+
+    tasks = resolve_tasks(["v2.gomail-1"], sites="local")
+    cfg = EvalConfig(episodes=1, parallel=1, max_steps=2, temperature=0.0, episode_timeout_s=60)
+    rollouts = RayRollouts(tiny_mode, None, workers=1, sites=sites_of(tasks), call_timeout_s=30,
+                           env_kwargs={"max_steps": 2, "episode_timeout_s": 60})
+    async with rollouts:
+        ray_cluster.kill(rollouts.actor)
+        with pytest.raises(PolicyLost, match="policy actor died"):
+            await asyncio.wait_for(run_eval(None, tasks, cfg, RunDir(tmp_path, "x"), rollouts=rollouts), 120)
+
+
+def test_unreachable_address_is_an_error_before_anything_starts():
+    from halo.errors import ConfigError
+    from halo.scale import check_address
+
+    with pytest.raises(ConfigError, match="not reachable"):
+        check_address("127.0.0.1:1", 2)
+    with pytest.raises(ConfigError, match="HOST:PORT"):
+        check_address("nowhere", 2)
+    with pytest.raises(ConfigError, match=">= 1"):
+        check_address(None, 0)
