@@ -56,23 +56,23 @@ def connect(address: str | None, workers: int, *, num_cpus: int | None = None, t
         raise ConfigError(f"--ray-workers must be >= 1, got {workers}")
     started = not ray.is_initialized()
     if started:
-        env = {"env_vars": {"PYTHONPATH": os.pathsep.join(p for p in (_src_root(), os.environ.get("PYTHONPATH"))
-                                                         if p)}}
-        kw: dict[str, Any] = dict(include_dashboard=False, log_to_driver=False, runtime_env=env,
-                                  logging_level="ERROR", configure_logging=True)
+        kw: dict[str, Any] = {"include_dashboard": False, "log_to_driver": False, "logging_level": "ERROR"}
         if address in (None, "", "local"):
             kw["num_cpus"] = num_cpus if num_cpus is not None else max(workers, os.cpu_count() or 1)
+            # a source checkout that is not installed: the workers import halo from the same tree
+            kw["runtime_env"] = {"env_vars": {"PYTHONPATH": os.pathsep.join(
+                p for p in (_src_root(), os.environ.get("PYTHONPATH")) if p)}}
             target = None
-        else:
+        else:  # a cluster's nodes have HALO installed (docs/SCALE_OUT.md)
             target = address
             if not address.startswith("ray://") and address != "auto":
                 _check_reachable(address, timeout_s)
         try:
             ray.init(address=target, **kw)
-        except Exception as e:  # ConnectionError, RuntimeError, ValueError: all say the cluster is not there
-            raise ConfigError(f"--ray-address {address}: cannot join the Ray cluster ({type(e).__name__}: {e}); start it "
-                              "with `ray start --head` (docs/SCALE_OUT.md) or drop the address for a local "
-                              "one") from None
+        except Exception as e:  # noqa: BLE001 - ConnectionError, RuntimeError, ValueError: no cluster there
+            raise ConfigError(f"--ray-address {address}: cannot join the Ray cluster ({type(e).__name__}: {e}); "
+                              "start it with `ray start --head` (docs/SCALE_OUT.md), or use --ray alone for a "
+                              "local one") from None
     nodes = [n for n in ray.nodes() if n.get("Alive")]
     return {"address": address or "local", "nodes": len(nodes), "started": started,
             "cpus": int(ray.cluster_resources().get("CPU", 0))}
@@ -285,11 +285,11 @@ def _remote(cls: type) -> Any:
     return _REMOTE[cls.__name__]
 
 
-def PolicyActor(**options: Any) -> Any:  # noqa: N802 - a Ray actor class
+def PolicyActor(**options: Any) -> Any:  # a Ray actor class, named as one
     return _remote(_PolicyActor).options(**{"num_cpus": 0, "max_concurrency": 64, **options})
 
 
-def RolloutWorker(**options: Any) -> Any:  # noqa: N802 - a Ray actor class
+def RolloutWorker(**options: Any) -> Any:  # a Ray actor class, named as one
     return _remote(_RolloutWorker).options(**{"num_cpus": 1, "max_concurrency": 64, **options})
 
 
@@ -311,6 +311,7 @@ class RayStats:
     retried: int = 0
     failed: int = 0  # units whose retries were spent
     workers_lost: int = 0
+    weight_syncs: int = 0  # learner weights pushed to the policy actor (in-process GRPO)
     worker_s: float = 0.0  # sum of the workers' wall time per unit
 
     def as_dict(self) -> dict[str, Any]:
@@ -354,7 +355,7 @@ class RayRollouts:
         self._version = 0
 
     # ------------------------------------------------------------ lifecycle
-    async def start(self) -> "RayRollouts":
+    async def start(self) -> RayRollouts:
         ray = _ray()
         if self.mode.backend == "hf":
             self.actor = PolicyActor().remote(self.mode, self.lora)
@@ -398,7 +399,7 @@ class RayRollouts:
                 ray.kill(self.actor)
             self.actor = None
 
-    async def __aenter__(self) -> "RayRollouts":
+    async def __aenter__(self) -> RayRollouts:  # noqa: PYI034
         return await self.start()
 
     async def __aexit__(self, *exc) -> None:
@@ -408,8 +409,8 @@ class RayRollouts:
     def spec(self) -> PolicySpec:
         """What the workers get with each unit: the server config is read now (LoraSync switches its model)."""
         m = self.mode
-        common = dict(decoding=m.decoding_config(), prompt=m.prompt_config(), call_timeout_s=self.call_timeout_s,
-                      recovery=self.recovery)
+        common = {"decoding": m.decoding_config(), "prompt": m.prompt_config(), "call_timeout_s": self.call_timeout_s,
+                  "recovery": self.recovery}
         if self.actor is not None:
             return PolicySpec(actor=self.actor, **common)
         return PolicySpec(server=self.policy.server, **common)
@@ -423,6 +424,7 @@ class RayRollouts:
         self._version += 1
         try:
             await asyncio.wait_for(self.actor.sync_weights.remote(state, self._version), self.call_timeout_s)
+            self.stats.weight_syncs += 1
         except TimeoutError:
             raise PolicyLost(f"the policy actor did not take the new weights within {self.call_timeout_s:.0f} s") \
                 from None

@@ -62,12 +62,13 @@ async def _eval(mode, tasks, run, cfg, rollouts=None):
             await policy.aclose()
 
 
-async def test_eval_via_ray_equals_local_greedy_and_survives_a_killed_worker(ray_cluster, tiny_mode, tmp_path):
+async def test_eval_via_ray_equals_local_greedy_survives_a_killed_worker_not_a_lost_policy(ray_cluster, tiny_mode,
+                                                                                            tmp_path):
     from halo.eval import EvalConfig, local_sites, resolve_tasks
     from halo.runs import RunDir
-    from halo.scale import RayRollouts, sites_of
+    from halo.scale import PolicyLost, RayRollouts, sites_of
 
-    cfg = EvalConfig(episodes=2, parallel=1, max_steps=MAX_STEPS, temperature=0.0, episode_timeout_s=120)
+    cfg = EvalConfig(episodes=1, parallel=1, max_steps=MAX_STEPS, temperature=0.0, episode_timeout_s=120)
     with local_sites(True) as urls:
         tasks = resolve_tasks(TASKS, sites="local", site_urls=urls)
         t0 = time.perf_counter()
@@ -87,6 +88,10 @@ async def test_eval_via_ray_equals_local_greedy_and_survives_a_killed_worker(ray
         t0 = time.perf_counter()
         remote = await _eval(tiny_mode, tasks, RunDir(tmp_path, "ray"), cfg, rollouts)
         t_ray = time.perf_counter() - t0
+        # then the policy actor dies: the next evaluation stops with a clear error, no hang
+        ray_cluster.kill(rollouts.actor)
+        with pytest.raises(PolicyLost, match="policy actor died"):
+            await asyncio.wait_for(_eval(tiny_mode, tasks, RunDir(tmp_path, "lost"), cfg, rollouts), 120)
     print(f"local {t_local:.1f} s, ray {t_ray:.1f} s, stats {rollouts.stats.as_dict()}")
     assert killed and rollouts.stats.workers_lost == 1 and rollouts.stats.retried == 1
     m_local, m_ray = local.metrics(), remote.metrics()
@@ -109,24 +114,10 @@ async def test_grpo_via_ray_trains_and_pushes_weights(ray_cluster, tiny_model, t
                                   "save_episodes": "all", "checkpoint_every": 1})
     run, history = await run_grpo(job)
     assert len(history) == 1 and all(m["errored"] == 0 and m["episodes"] == 4 for m in history)
-    assert history[-1]["ray"]["units"] == 2 and history[-1]["train_items"] >= 0
+    # the learner's weights reached the policy actor at the start and after the update
+    assert history[-1]["ray"]["units"] == 2 and history[-1]["ray"]["weight_syncs"] == 2
     assert len(list((run.path / "episodes").glob("*.jsonl"))) == 4
     assert (run.path / "checkpoints" / "latest").exists()
-
-
-async def test_lost_policy_actor_is_a_clear_error(ray_cluster, tiny_mode, tmp_path):
-    from halo.eval import EvalConfig, resolve_tasks, run_eval
-    from halo.runs import RunDir
-    from halo.scale import PolicyLost, RayRollouts, sites_of
-
-    tasks = resolve_tasks(["v2.gomail-1"], sites="local")
-    cfg = EvalConfig(episodes=1, parallel=1, max_steps=2, temperature=0.0, episode_timeout_s=60)
-    rollouts = RayRollouts(tiny_mode, None, workers=1, sites=sites_of(tasks), call_timeout_s=30,
-                           env_kwargs={"max_steps": 2, "episode_timeout_s": 60})
-    async with rollouts:
-        ray_cluster.kill(rollouts.actor)
-        with pytest.raises(PolicyLost, match="policy actor died"):
-            await asyncio.wait_for(run_eval(None, tasks, cfg, RunDir(tmp_path, "x"), rollouts=rollouts), 120)
 
 
 def test_unreachable_address_is_an_error_before_anything_starts():

@@ -173,7 +173,7 @@ class GRPOTrainer:
         t0 = time.perf_counter()
         groups: list[list[Episode]] = []
         queue, refills = list(self.tasks_for(it)), 0
-        kw = dict(reward_config=self.reward_config, temperature=s.temperature, max_steps=s.max_steps)
+        kw = {"reward_config": self.reward_config, "temperature": s.temperature, "max_steps": s.max_steps}
         while queue:
             if self.rollouts is not None:  # the pending groups at once, spread over the Ray workers
                 batch, queue = queue, []
