@@ -311,6 +311,7 @@ class RayStats:
     retried: int = 0
     failed: int = 0  # units whose retries were spent
     workers_lost: int = 0
+    respawned: int = 0  # lost workers replaced before a later batch of units (respawns budget)
     weight_syncs: int = 0  # learner weights pushed to the policy actor (in-process GRPO)
     worker_s: float = 0.0  # sum of the workers' wall time per unit
 
@@ -330,7 +331,7 @@ class RayRollouts:
     def __init__(self, mode: Any, policy: Any, workers: int = 2, *, sites: Sequence[str] = (),
                  headless: bool = True, env_kwargs: dict | None = None, per_worker: int = 1, retries: int = 2,
                  unit_timeout_s: float = 1800.0, call_timeout_s: float = 300.0, start_timeout_s: float = 180.0,
-                 lora: Any = None, worker_options: dict | None = None,
+                 lora: Any = None, worker_options: dict | None = None, respawns: int | None = None,
                  on_dispatch: Callable[[int, Any, Unit], None] | None = None):
         if workers < 1 or per_worker < 1 or retries < 0:
             raise ConfigError(f"workers and per_worker must be >= 1 and retries >= 0, got {workers}, {per_worker}, "
@@ -347,6 +348,7 @@ class RayRollouts:
         self.lora = lora
         self.worker_options = {"scheduling_strategy": "SPREAD", **(worker_options or {})}
         self.on_dispatch = on_dispatch
+        self.respawns = workers if respawns is None else respawns  # replacements for lost workers, in all
         self.workers: list[Any] = []
         self.alive: list[bool] = []
         self.info: list[dict] = []
@@ -372,8 +374,7 @@ class RayRollouts:
         else:
             raise ConfigError(f"--ray reaches the policy as a server (openai/vLLM modes) or in a Ray actor (hf "
                               f"modes); mode {self.mode.name} has backend {self.mode.backend!r}")
-        self.workers = [RolloutWorker(**self.worker_options).remote(self.sites, self.headless, self.env_kwargs)
-                        for _ in range(self.n_workers)]
+        self.workers = [self._new_worker() for _ in range(self.n_workers)]
         self.alive = [True] * self.n_workers
         try:
             self.info = list(await asyncio.wait_for(asyncio.gather(*(w.start.remote() for w in self.workers)),
@@ -384,6 +385,27 @@ class RayRollouts:
                             f"({type(e).__name__}: {str(e)[:300]}); does every node have HALO, Chromium "
                             "(`playwright install chromium`) and free CPUs (docs/SCALE_OUT.md)?") from None
         return self
+
+    def _new_worker(self) -> Any:
+        return RolloutWorker(**self.worker_options).remote(self.sites, self.headless, self.env_kwargs)
+
+    async def _respawn(self) -> None:
+        """Replace lost workers (within the ``respawns`` budget) before a batch of units: a long run keeps its
+        capacity. A replacement that does not start in time is dropped."""
+        ray = _ray()
+        slots = [i for i, ok in enumerate(self.alive) if not ok][:self.respawns - self.stats.respawned]
+        if not slots:
+            return
+        fresh = {i: self._new_worker() for i in slots}
+        outs = await asyncio.gather(*(asyncio.wait_for(w.start.remote(), self.start_timeout_s)
+                                      for w in fresh.values()), return_exceptions=True)
+        for (i, w), out in zip(fresh.items(), outs):
+            self.stats.respawned += 1
+            if isinstance(out, BaseException):
+                with contextlib.suppress(Exception):
+                    ray.kill(w)
+                continue
+            self.workers[i], self.alive[i] = w, True
 
     async def close(self) -> None:
         ray = _ray()
@@ -441,6 +463,9 @@ class RayRollouts:
         ray = _ray()
         from halo.rl.rollout import Episode
 
+        lost_errors = (ray.exceptions.RayActorError,  # ActorUnavailableError: Ray >= 2.22
+                       getattr(ray.exceptions, "ActorUnavailableError", ray.exceptions.RayActorError))
+        await self._respawn()
         results: list[list | None] = [None] * len(units)
         queue = list(range(len(units)))
         busy = [0] * len(self.workers)
@@ -492,7 +517,7 @@ class RayRollouts:
                 u = units[ui]
                 try:
                     out = t.result()
-                except (TimeoutError, ray.exceptions.RayActorError, ray.exceptions.ActorUnavailableError) as e:
+                except (TimeoutError, *lost_errors) as e:
                     why = (f"worker {wi} missed the unit's {self.unit_timeout_s:.0f} s deadline (killed)"
                            if isinstance(e, TimeoutError) else f"worker {wi} died ({type(e).__name__})")
                     self._lose(wi)

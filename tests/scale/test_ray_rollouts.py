@@ -94,6 +94,7 @@ async def test_eval_via_ray_equals_local_greedy_survives_a_killed_worker_not_a_l
             await asyncio.wait_for(_eval(tiny_mode, tasks, RunDir(tmp_path, "lost"), cfg, rollouts), 120)
     print(f"local {t_local:.1f} s, ray {t_ray:.1f} s, stats {rollouts.stats.as_dict()}")
     assert killed and rollouts.stats.workers_lost == 1 and rollouts.stats.retried == 1
+    assert rollouts.stats.respawned == 1  # replaced before the second evaluation
     m_local, m_ray = local.metrics(), remote.metrics()
     assert m_ray["errored"] == 0 and m_ray["episodes"] == m_local["episodes"] == len(TASKS) * cfg.episodes
     # same files, same episode names, same replies step by step
@@ -130,3 +131,15 @@ def test_unreachable_address_is_an_error_before_anything_starts():
         check_address("nowhere", 2)
     with pytest.raises(ConfigError, match=">= 1"):
         check_address(None, 0)
+
+
+@pytest.mark.parametrize("argv", [["eval", "--mode", "tiny", "--tasks", "v2.gomail-1"],
+                                  ["train", "grpo", "--tasks", "v2.gomail-1", "--iterations", "1"]])
+def test_cli_refuses_an_unreachable_ray_address_with_exit_2(argv, tmp_path):
+    from typer.testing import CliRunner
+
+    from halo.cli import app
+
+    r = CliRunner().invoke(app, [*argv, "--ray-address", "127.0.0.1:1", "--runs-dir", str(tmp_path)])
+    assert r.exit_code == 2, r.output
+    assert "Ray head is not reachable" in r.output and not list(tmp_path.iterdir())  # no run dir, no browser
