@@ -64,6 +64,8 @@ CONFIGS = [
      "short", True, 1e-2, 1, 0.3),
     ("GRPO + entropy bonus 1.0, single-token ids, goal-only prompt, head trained, lr 1e-2", "grpo", "single",
      "short", True, 1e-2, 1, 1.0),
+    ("GRPO + entropy bonus 0.3, 4 clipped epochs per batch, single-token ids, goal-only prompt, head trained, "
+     "lr 1e-3", "grpo", "single", "short", True, 1e-3, 4, 0.3),
 ]
 GROUP = 8
 
