@@ -327,15 +327,15 @@ class BrowserEnv:
         the page agent can be between documents ("Not attached to an active page"): a protocol error, not a dead
         browser, so it is retried briefly and, if it persists, raised as a plain error (the caller then opens a
         fresh context instead of killing a browser other envs share)."""
-        for attempt in range(4):
+        for attempt in range(10):  # up to ~2.5 s: on a loaded machine the swap to about:blank takes a while
             try:
                 await self._call(self._cdp.send("Page.resetNavigationHistory"), "CDP Page.resetNavigationHistory",
                                  browser=False)
                 return
             except Exception as e:
-                if attempt == 3 or "not attached" not in str(e).lower():
+                if attempt == 9 or "not attached" not in str(e).lower():
                     raise
-                await asyncio.sleep(0.05 * (attempt + 1))
+                await asyncio.sleep(min(0.05 * 2 ** attempt, 0.4))
 
     def _prepare_next(self) -> None:
         """The episode is over and observed: clear the main tab for the next one in the background (it overlaps
