@@ -44,9 +44,15 @@ def learner(vllm_mode):
 
 
 def _policy(mode, srv, **decoding):
-    from halo.policy.modes import make_policy
+    """A client of ``srv`` with the mode's own request deadlines (the short ones are for the killed-server test: a
+    CPU server on a busy machine can take over 10 s for eight image replies)."""
+    from halo.policy.modes import ServerSettings, make_policy
 
-    pol = make_policy(mode.with_overrides(base_url=srv.base_url))
+    mode = mode.with_overrides(base_url=srv.base_url)
+    default = ServerSettings()
+    mode = mode.model_copy(update={"server": mode.server.model_copy(
+        update={"timeout_s": default.timeout_s, "retry_budget_s": default.retry_budget_s})})
+    pol = make_policy(mode)
     pol.decoding = dataclasses.replace(pol.decoding, **decoding)
     return pol
 

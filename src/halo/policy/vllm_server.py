@@ -70,8 +70,31 @@ class VLLMServer:
                 raise PolicyError(f"the vLLM server did not answer within {self.startup_timeout_s:.0f} s; the end "
                                   f"of its log ({self.log_path}):\n{self.log_tail()}")
             time.sleep(1.0)
+        self._warm_up(t0)
         self.startup_s = time.monotonic() - t0
         return self
+
+    def _warm_up(self, t0: float) -> None:
+        """One image chat of one token before anyone else asks: a CPU server's first multimodal request builds
+        its caches and can take tens of seconds on a busy machine, past a client's per-request timeout."""
+        import base64
+        import io
+
+        from PIL import Image
+
+        buf = io.BytesIO()
+        Image.new("RGB", (64, 64), (200, 200, 200)).save(buf, format="PNG")
+        url = "data:image/png;base64," + base64.b64encode(buf.getvalue()).decode()
+        left = max(60.0, self.startup_timeout_s - (time.monotonic() - t0))
+        try:
+            model = httpx.get(f"{self.base_url}/models", timeout=10).json()["data"][0]["id"]
+            body = {"model": model, "max_tokens": 1, "messages": [{"role": "user", "content": [
+                {"type": "image_url", "image_url": {"url": url}}, {"type": "text", "text": "warm up"}]}]}
+            httpx.post(f"{self.base_url}/chat/completions", json=body, timeout=left).raise_for_status()
+        except (httpx.HTTPError, KeyError, IndexError, ValueError) as e:
+            self.stop()
+            raise PolicyError(f"the vLLM server started but its first request failed ({type(e).__name__}: {e}); "
+                              f"the end of its log ({self.log_path}):\n{self.log_tail()}") from None
 
     def log_tail(self, lines: int = 25) -> str:
         try:
