@@ -152,17 +152,9 @@ def test_constrained_samples_train_on_the_distribution_actually_sampled(tiny_mod
     ones (on-policy ratio 1), and grammar-forced tokens (logprob 0) carry no gradient."""
     import torch
 
-    from halo.policy.base import DecodingConfig
-    from halo.policy.hf_backend import HFPolicy, token_logprobs, training_batch
-    from halo.policy.prompt import PromptConfig
+    from halo.policy.hf_backend import token_logprobs, training_batch
 
-    torch.set_num_threads(1)
-    # the tiny mode's bounded interface (no reply can be cut off) with forced text emitted (jump_forward)
-    p = HFPolicy(tiny_model, decoding=DecodingConfig(temperature=1.0, max_tokens=128, constrained=True, seed=3,
-                                                     jump_forward=True),
-                 prompt=PromptConfig(max_pixels=4096 * 4, min_pixels=4096, actions=("click", "go_back",
-                                     "send_msg_to_user"), elements="visible", text="goal", text_max_chars=24,
-                                     single_tool=True))
+    p = _constrained_tiny_policy(tiny_model)
     obs = _obs()
     prompt = p.build_prompt(obs)
     (s,) = asyncio.run(p.sample_prompt(prompt, obs, 1, 1.0))
@@ -179,11 +171,27 @@ def test_constrained_samples_train_on_the_distribution_actually_sampled(tiny_mod
     assert all(it.sampler_logprobs == s.sampler_logprobs for it in items)
 
 
-def _constrained_episode(sample, ret: float) -> Episode:
+def _constrained_tiny_policy(tiny_model):
+    """The tiny mode's bounded interface (no reply can be cut off) with forced text emitted (jump_forward)."""
+    import torch
+
+    from halo.policy.base import DecodingConfig
+    from halo.policy.hf_backend import HFPolicy
+    from halo.policy.prompt import PromptConfig
+
+    torch.set_num_threads(1)
+    return HFPolicy(tiny_model, decoding=DecodingConfig(temperature=1.0, max_tokens=128, constrained=True, seed=3,
+                                                        jump_forward=True),
+                    prompt=PromptConfig(max_pixels=4096 * 4, min_pixels=4096, actions=("click", "go_back",
+                                        "send_msg_to_user"), elements="visible", text="goal", text_max_chars=24,
+                                        single_tool=True))
+
+
+def _constrained_episode(sample, ret: float, prompt=None) -> Episode:
     from policy_helpers import make_obs
 
     ep = Episode(id=f"c{ret}", task_id="t", site="gomail")
-    ep.steps.append(Step(index=0, obs=make_obs(), prompt=object(), sample=sample,
+    ep.steps.append(Step(index=0, obs=make_obs(), prompt=prompt if prompt is not None else object(), sample=sample,
                          reward=RewardBreakdown(ret, {}), next_url="", error=None))
     return ep
 
@@ -192,25 +200,13 @@ def _constrained_episode(sample, ret: float) -> Episode:
 def test_zero_advantage_steps_are_kept_for_an_entropy_bonus(tiny_model):
     """A group whose episodes all got the same return trains nothing, unless an entropy bonus is on: then its steps
     are items (advantage 0) and the bonus still applies to them."""
-    import torch
-
-    from halo.policy.base import DecodingConfig
-    from halo.policy.hf_backend import HFPolicy
-    from halo.policy.prompt import PromptConfig
     from halo.rl.learner import LoRALearner, LoRASettings, OptimSettings
 
-    torch.set_num_threads(1)
-    p = HFPolicy(tiny_model, decoding=DecodingConfig(temperature=1.0, max_tokens=128, constrained=True, seed=3,
-                                                     jump_forward=True),
-                 prompt=PromptConfig(max_pixels=4096 * 4, min_pixels=4096, actions=("click", "go_back",
-                                     "send_msg_to_user"), elements="visible", text="goal", text_max_chars=24,
-                                     single_tool=True))
+    p = _constrained_tiny_policy(tiny_model)
     obs = _obs()
     prompt = p.build_prompt(obs)
     (s,) = asyncio.run(p.sample_prompt(prompt, obs, 1, 1.0))
-    group = [[_constrained_episode(s, 0.5), _constrained_episode(s, 0.5)]]
-    for e in group[0]:
-        e.steps[0].prompt = prompt
+    group = [[_constrained_episode(s, 0.5, prompt), _constrained_episode(s, 0.5, prompt)]]
     assert build_items(group, GRPOSettings()) == ([], 1)
     items, zero = build_items(group, GRPOSettings(), keep_zero_advantage=True)
     assert zero == 1 and len(items) == 2 and all(it.advantage == 0.0 for it in items)

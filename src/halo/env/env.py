@@ -809,8 +809,10 @@ class BrowserEnv:
     async def _can_go_back(self) -> bool:
         """``go_back`` would stay in the episode: the tab's history has an entry after the episode's first page."""
         ex = self._ex
-        if self._step == 0 or ex is None or ex.first_history_index is None or self._cdp is None:
-            return False if self._step == 0 else True
+        if self._step == 0:
+            return False
+        if ex is None or ex.first_history_index is None or self._cdp is None:
+            return True  # no bound known: go_back is offered and the executor says if it fails
         h = await self._call(self._cdp.send("Page.getNavigationHistory"), "CDP Page.getNavigationHistory")
         return h["currentIndex"] > ex.first_history_index
 
