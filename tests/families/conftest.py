@@ -68,7 +68,7 @@ async def run_instance(families_pool, family_site_urls):
         site = get_family(inst.family).site
         if site not in family_site_urls:
             pytest.skip(f"REAL-local site {site} does not import")
-        env = BrowserEnv(families_pool, max_steps=30)
+        env = BrowserEnv(families_pool, max_steps=30, end_on_success=False)  # graded at the message
         envs.append(env)
         d = Driver(env, await env.reset(family_task(inst, family_site_urls)))
         if oracle is not None:

@@ -78,3 +78,33 @@ async def test_near_miss_in_the_browser_fails(name, run_instance):
     inst = sample(name)[1]
     res, _ = await run_instance(inst, BROWSER_NEAR_MISSES[name])
     assert not res.info.grade.success, f"{inst.id}: a near miss passed {res.info.grade.details}"
+
+
+@pytest.mark.browser
+async def test_a_family_episode_ends_when_its_checks_pass(families_pool, family_site_urls):
+    """BrowserGym's validate() after every step: the right click ends the episode graded SUCCESS with no final
+    message; a wrong click goes on; a REAL task's episode does not end on its own."""
+    from family_oracles_gomail import FOLDER_LINKS
+    from site_helpers import Driver
+
+    from halo.env.env import BrowserEnv
+    from halo.families import family_task
+    from halo.env import actions as A
+    from halo.tasks import get_task
+
+    inst = get_family("gomail.folder").instance(3)
+    names = list(FOLDER_LINKS)
+    wrong = names[(names.index(inst.params["folder"]) + 1) % len(names)]
+    env = BrowserEnv(families_pool, max_steps=5)
+    try:
+        d = Driver(env, await env.reset(family_task(inst, family_site_urls)))
+        res = await d.click("link", FOLDER_LINKS[wrong], exact=True)
+        assert not res.done and res.info.grade is None and res.reward == 0.0
+        res = await d.click("link", FOLDER_LINKS[inst.params["folder"]], exact=True)
+        assert res.done and not res.truncated and res.reward == 1.0 and res.info.grade.success, res.info
+        assert (await env.step(A.Wait(time=0.0))).info.error.startswith("the episode is over")
+        d = Driver(env, await env.reset(get_task("gomail-1", sites="local", site_urls=family_site_urls)))
+        res = await d.click("link", FOLDER_LINKS[wrong], exact=True)
+        assert not res.done and res.info.grade is None
+    finally:
+        await env.close()

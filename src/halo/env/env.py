@@ -88,7 +88,8 @@ class BrowserEnv:
     def __init__(self, pool: BrowserPool, *, max_steps: int = 70, image_format: str = "jpeg", jpeg_quality: int = 80,
                  block_offsite: bool | None = None, action_timeout_ms: int = 5000, run_id: str = "0",
                  episode_timeout_s: float | None = EPISODE_TIMEOUT_S, nav_timeout_ms: int = RESET_TIMEOUT_MS,
-                 branchable: bool = False, reuse_context: bool = True, real_setup: str = "request"):
+                 branchable: bool = False, reuse_context: bool = True, real_setup: str = "request",
+                 end_on_success: bool = True):
         if image_format not in ("jpeg", "png"):
             raise ConfigError(f"image_format must be 'jpeg' or 'png', got {image_format!r}")
         if not 1 <= int(jpeg_quality) <= 100:
@@ -118,6 +119,10 @@ class BrowserEnv:
         # between REAL-local episodes, recycle this env's context (cleared) instead of opening a new one
         self.reuse_context = reuse_context
         self.real_setup = real_setup  # REAL-local's /config: "request" (the context's request client) or "tab"
+        # a task family's episode ends as soon as its checks pass (BrowserGym's validate() after every step, as in
+        # MiniWoB); REAL's own tasks always wait for the agent's final message, as REAL grades them
+        self.end_on_success = end_on_success
+        self._finish_read: tuple[int, Any] | None = None  # (step, /finish JSON) read after that step
         self.contexts_opened = 0  # fresh contexts; resets - contexts_opened were recycled
         self._ctx_generation = -1  # the pool generation the context was opened on
         self._offsite_route: tuple[str, Any] | None = None  # (origin, pattern) of the off-site route installed
@@ -235,6 +240,7 @@ class BrowserEnv:
         recycle = self._recyclable(prev, task)
         self.task = task
         self._step, self._next_id, self._done, self._crashed = 0, 1, False, False
+        self._finish_read = None
         self._history.clear()
         self._blocked.clear()
         self._popups.clear()
@@ -536,6 +542,7 @@ class BrowserEnv:
         obs, _ = await self._observe(None)
         doc = self._obs_doc
         self._step = snap.step - len(snap.since_nav)
+        self._finish_read = None  # another branch's reads are not this state's
         for a in snap.since_nav:  # UI state that lives only in the page: the same actions on the same document
             res = await self._step_bounded(a, StepInfo(), time.perf_counter())
             if res.info.errored or res.done or self._obs_doc != doc:
@@ -547,6 +554,7 @@ class BrowserEnv:
         self._history.clear()
         self._history.extend(snap.history)
         self._step = snap.step
+        self._finish_read = None
         obs = dataclasses.replace(obs, step=snap.step, last_actions=snap.history,
                                   last_action_error=snap.obs.last_action_error)
         self._last_obs = obs
@@ -682,6 +690,8 @@ class BrowserEnv:
         if isinstance(action, A.Action) and action.terminal:
             done = True
             reward = await self._grade(action, info)
+        elif self.end_on_success and getattr(self.task, "family", "") and not info.errored:
+            reward, done = await self._validate(info)
         self._done = done
         truncated = not done and self._step >= self.max_steps
         if truncated:
@@ -885,6 +895,22 @@ class BrowserEnv:
         info.grade = g
         return g.reward
 
+    async def _validate(self, info: StepInfo) -> tuple[float, bool]:
+        """A family's checks on the state after a non-terminal step: success ends the episode (graded, reward 1);
+        anything else goes on. Checks on the final message cannot pass here, so families that ask for an answer
+        still end on the agent's message."""
+        state = await self.finish_json()
+        if state is None:
+            return 0.0, False
+        from halo.families import grade_family_task
+
+        g = grade_family_task(self.task, state, "")
+        if not g.success:
+            return 0.0, False
+        info.grade = g
+        self._prepare_next()
+        return g.reward, True
+
     # ---------------------------------------------------------------- results that end the episode
     def _blank(self, error: str) -> Observation:
         last = self._last_obs
@@ -910,12 +936,17 @@ class BrowserEnv:
         tabs untouched): what a task family's progress reads after each step. None where it cannot be read."""
         if self.task is None or self._ctx is None or not self.task.local or not self.task.protocol:
             return None
+        if self._finish_read is not None and self._finish_read[0] == self._step:
+            return self._finish_read[1]  # read once per step: validation and progress share it
         try:
             resp = await asyncio.wait_for(self._ctx.request.get(f"{self.task.base_url}/finish.json", timeout=5000),
                                           timeout=6)
-            return await resp.json() if resp.ok else None
+            state = await resp.json() if resp.ok else None
         except Exception:  # progress is shaping: an unreadable state pays nothing, it never fails the step
             return None
+        if state is not None:
+            self._finish_read = (self._step, state)
+        return state
 
     async def state_key(self) -> str | None:
         """A key of the current state: REAL-local's hash of the session's app state, plus the page's URL. Equal keys,
