@@ -182,3 +182,41 @@ def test_an_end_before_the_start_is_refused_and_midnight_ends_the_day():
         pl.create_event(st, {"title": "Gym", "date": "2024-09-20", "startTime": "9am", "endTime": "9am"})
     ev = pl.create_event(st, {"title": "Late", "date": "2024-09-20", "startTime": "11pm", "endTime": "12:00am"})
     assert from_utc_iso(ev["end"]) - from_utc_iso(ev["start"]) == timedelta(hours=1)
+
+
+def test_deleting_occurrences_of_a_repeating_event(url):
+    """Google's three choices: this event (an exception), this and following (the series ends the day before),
+    all events (the event goes); the series stays in ``events`` for the first two, Undo takes each back."""
+    with client(url, "v2.gocalendar-23") as c:
+        r = c.post("/api/events/1/delete", json={"scope": "this", "occurrence": "2024-07-17"})
+        assert r.status_code == 200 and r.json()["event"]["recurringEventId"] == "1"
+        days = [o.day.day for o in pl.occurrences(_final(c), date(2024, 7, 14), date(2024, 7, 27))
+                if o.event["id"] == "1"]
+        assert days == [15, 16, 18, 19, 22, 23, 24, 25, 26]
+        assert finish(c)["differences"]["events"] == {
+            "added": {}, "updated": {"1": {"id": "1", "exceptions": ["2024-07-17"]}}, "deleted": {}}
+        for bad, words in (({"scope": "this", "occurrence": "2024-07-20"}, "no occurrence"),  # a Saturday
+                           ({"scope": "this", "occurrence": "2024-07-17"}, "no occurrence"),  # gone already
+                           ({"scope": "this", "occurrence": "someday"}, "occurrence must be"),
+                           ({"scope": "some"}, "scope must be")):
+            r = c.post("/api/events/1/delete", json=bad)
+            assert r.status_code == 400 and words in r.json()["error"], bad
+        assert c.post("/api/undo").json()["message"] == "Event restored"
+        assert finish(c)["differences"]["events"]["updated"] == {}
+        c.post("/api/events/1/delete", json={"scope": "following", "occurrence": "2024-07-24"})
+        assert finish(c)["differences"]["events"]["updated"] == {"1": {"id": "1", "repeatUntil": "2024-07-23"}}
+        c.post("/api/events/1/delete", json={"scope": "following", "occurrence": "2024-07-15"})  # the first: all
+        assert set(finish(c)["differences"]["events"]["deleted"]) == {"1"}
+        c.post("/api/events/8/delete", json={"scope": "this", "occurrence": "2024-07-17"})  # single: just deleted
+        assert set(finish(c)["differences"]["events"]["deleted"]) == {"1", "8"}
+
+
+def _final(c: httpx.Client) -> dict:
+    """The session's calendar: the seed with /finish's event differences applied."""
+    st = seed()
+    diff = finish(c)["differences"]["events"]
+    for eid, up in diff["updated"].items():
+        pl.events(st)[eid].update({k: v for k, v in up.items() if k != "id"})
+    for eid in diff["deleted"]:
+        pl.events(st).pop(eid)
+    return st

@@ -61,3 +61,57 @@ async def test_an_end_before_the_start_is_refused(run_episode):
 
     res, _ = await run_episode("v2.gocalendar-12", backwards)
     assert res.info.grade.finish_state["differences"]["events"]["added"] == {}
+
+
+async def _delete_standup(d, day: str, scope: str | None) -> None:
+    await d.click("button", f"Team Standup Meeting, {day}")
+    await d.click("button", "Delete event", exact=True)
+    assert d.has("radio", "This event", exact=True) and d.has("radio", "All events", exact=True)
+    if scope:
+        await d.click("radio", scope, exact=True)
+    await d.click("button", "OK", exact=True)
+
+
+async def test_deleting_one_occurrence_keeps_the_others(run_episode):
+    async def one(d):
+        await _delete_standup(d, "Wednesday", None)  # "This event" is the default, as in Google
+        assert d.sees("Event deleted")
+        assert not d.has("button", "Team Standup Meeting, Wednesday")
+        for day in ("Monday", "Tuesday", "Thursday", "Friday"):
+            assert d.has("button", f"Team Standup Meeting, {day}"), day
+        await d.click("link", "Next week", exact=True)
+        assert d.has("button", "Team Standup Meeting, Wednesday")
+
+    res, _ = await run_episode("v2.gocalendar-23", one)
+    state = res.info.grade.finish_state
+    assert state["differences"]["events"]["deleted"] == {}
+    assert state["differences"]["events"]["updated"] == {"1": {"id": "1", "exceptions": ["2024-07-17"]}}
+    assert not res.info.grade.success  # not Project Sync
+
+
+async def test_this_and_following_ends_the_series_and_all_deletes_it(run_episode):
+    async def following(d):
+        await _delete_standup(d, "Wednesday", "This and following events")
+        assert d.has("button", "Team Standup Meeting, Tuesday")
+        assert not d.has("button", "Team Standup Meeting, Thursday")
+
+    res, _ = await run_episode("v2.gocalendar-23", following)
+    assert res.info.grade.finish_state["differences"]["events"]["updated"] == {"1": {"id": "1",
+                                                                                     "repeatUntil": "2024-07-16"}}
+
+    async def every(d):
+        await _delete_standup(d, "Thursday", "All events")
+        assert not d.has("button", "Team Standup Meeting")
+
+    res, _ = await run_episode("v2.gocalendar-23", every)
+    assert set(res.info.grade.finish_state["differences"]["events"]["deleted"]) == {"1"}
+
+
+async def test_undo_brings_a_deleted_occurrence_back(run_episode):
+    async def undo(d):
+        await _delete_standup(d, "Friday", None)
+        await d.click("button", "Undo", exact=True)
+        assert d.has("button", "Team Standup Meeting, Friday")
+
+    res, _ = await run_episode("v2.gocalendar-23", undo)
+    assert res.info.grade.finish_state["differences"]["events"] == {"added": {}, "updated": {}, "deleted": {}}

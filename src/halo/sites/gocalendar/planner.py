@@ -116,19 +116,78 @@ def update_event(state: dict[str, Any], eid: str, data: dict[str, Any]) -> dict[
     return ev
 
 
-def delete_event(state: dict[str, Any], eid: str) -> dict[str, Any]:
-    ev = events(state).pop(eid, None)
+DELETE_SCOPES = {"this": "This event", "following": "This and following events", "all": "All events"}
+
+
+def delete_event(state: dict[str, Any], eid: str, data: dict[str, Any] | None = None) -> dict[str, Any]:
+    """Delete an event. For a repeating event, ``data`` may say which occurrences go (Google's "Delete recurring
+    event" dialog): ``{"scope": "this" | "following" | "all", "occurrence": "2024-07-17"}`` (the occurrence's
+    local start date). "this" adds the date to the series' ``exceptions``; "following" ends the series the day
+    before (``repeatUntil``); either way the series stays an event (``differences.events.updated``) and
+    ``deletedEvents`` gets the removed occurrence (id ``<eid>_<yyyymmdd>``, ``recurringEventId``), which Undo puts
+    back. "all" (the default, and the only one for a single event) deletes the event itself."""
+    data = data or {}
+    ev = events(state).get(eid)
     if ev is None:
         raise CalendarError(f"no event with id {eid!r}; it may have been deleted already")
+    scope = data.get("scope") or "all"
+    if scope not in DELETE_SCOPES:
+        raise CalendarError(f"scope must be one of {', '.join(DELETE_SCOPES)}")
+    first = from_utc_iso(ev["start"]).date()
+    if scope != "all" and ev.get("repeat", "none") != "none":
+        try:
+            occ = date.fromisoformat(str(data.get("occurrence") or ""))
+        except ValueError:
+            raise CalendarError("occurrence must be the occurrence's date, like 2024-07-17") from None
+        if not _repeats_on(ev, first, occ):
+            raise CalendarError(f"{ev['title']!r} has no occurrence on {occ.isoformat()}")
+        if not (scope == "following" and occ == first):  # all of them from the first one: the whole series
+            s, e = from_utc_iso(ev["start"]), from_utc_iso(ev["end"])
+            st = datetime.combine(occ, s.timetz())
+            removed = {**copy.deepcopy(ev), "id": f"{eid}_{occ:%Y%m%d}", "start": _iso(st),
+                       "end": _iso(st + (e - s)), "recurringEventId": eid, "scope": scope}
+            if scope == "this":
+                ev["exceptions"] = sorted({*ev.get("exceptions", []), occ.isoformat()})
+            else:
+                ev["repeatUntil"] = (occ - timedelta(days=1)).isoformat()
+            state["calendar"]["deletedEvents"].append(removed)
+            set_snackbar(state, "Event deleted")
+            return removed
+    events(state).pop(eid)
     state["calendar"]["deletedEvents"].append(copy.deepcopy(ev))
     set_snackbar(state, "Event deleted")
     return ev
 
 
+def _iso(local: datetime) -> str:
+    return to_utc_iso(local.date(), local.time().replace(tzinfo=None))
+
+
 def undo_delete(state: dict[str, Any]) -> dict[str, Any]:
-    """The snackbar's Undo: the last deleted event comes back (and leaves ``deletedEvents``)."""
+    """The snackbar's Undo: the last deleted event comes back (and leaves ``deletedEvents``); a deleted occurrence
+    of a repeating event goes back into its series."""
     deleted = state["calendar"]["deletedEvents"]
-    if not deleted or deleted[-1].get("id") in events(state):
+    last = deleted[-1] if deleted else None
+    if last is None:
+        raise CalendarError("Nothing to undo.")
+    rid = last.get("recurringEventId")
+    if rid is not None:
+        series = events(state).get(rid)
+        if series is None:
+            raise CalendarError("Nothing to undo.")
+        deleted.pop()
+        if last.get("scope") == "following":
+            key, value = "repeatUntil", last.get("repeatUntil")  # the series' end before the delete
+        else:
+            day = from_utc_iso(last["start"]).date().isoformat()
+            key, value = "exceptions", [x for x in series.get("exceptions", []) if x != day]
+        if value:
+            series[key] = value
+        else:
+            series.pop(key, None)  # as before: no key, so no difference left in /finish
+        set_snackbar(state, "Event restored")
+        return series
+    if last.get("id") in events(state):
         raise CalendarError("Nothing to undo.")
     ev = deleted.pop()
     events(state)[ev["id"]] = ev
@@ -181,6 +240,11 @@ class Occurrence:
     kind: str = "event"  # "event" | "task"
     col: int = 0
     cols: int = 1
+    origin: date | None = None  # the local date this occurrence of a repeating event starts on (a multi-day one)
+
+    @property
+    def occurrence(self) -> date:
+        return self.origin or self.start.date()
 
     @property
     def day(self) -> date:
@@ -188,7 +252,7 @@ class Occurrence:
 
 
 def _repeats_on(ev: dict[str, Any], first: date, d: date) -> bool:
-    if d < first:
+    if d < first or d.isoformat() in ev.get("exceptions", ()) or d.isoformat() > ev.get("repeatUntil", "9999"):
         return False
     rep = ev.get("repeat", "none")
     if rep == "daily":
@@ -214,7 +278,8 @@ def occurrences(state: dict[str, Any], lo: date, hi: date) -> list[Occurrence]:
                 for k in range(span + 1):
                     if _repeats_on(ev, s.date(), d - timedelta(days=k)):
                         out.append(Occurrence(ev, datetime.combine(d, time(0), tzinfo=TZ),
-                                              datetime.combine(d, time(0), tzinfo=TZ), True))
+                                              datetime.combine(d, time(0), tzinfo=TZ), True,
+                                              origin=d - timedelta(days=k)))
                         break
                 d += timedelta(days=1)
             continue

@@ -37,7 +37,7 @@ def _occ_view(o: pl.Occurrence) -> dict[str, Any]:
         "startTime": fmt_time_long(o.start), "endTime": fmt_time_long(o.end), "allDay": o.all_day,
         "location": ev.get("location", ""), "description": ev.get("description", ""),
         "repeat": ev.get("repeat", "none"), "calendar": ev.get("calendar", "tasks"),
-        "completed": ev.get("completed", False),
+        "completed": ev.get("completed", False), "occurrence": o.occurrence.isoformat(),
     }
     if o.kind == "event" and ev.get("allDay"):
         from halo.sites.gocalendar.timeutil import from_utc_iso
@@ -135,6 +135,7 @@ def render_view(request: Request, view: str, d: date) -> Response:
         can_undo=snackbar == "Event deleted" and not error,
         draft_json=_script_json({"values": json.loads(draft), "error": error}) if _is_json(draft) else "null",
         default_date=(d if view != "week" or lo <= TODAY <= hi else lo).strftime("%A, %B %-d, %Y"),
+        delete_scopes=pl.DELETE_SCOPES,
     )
     return HTMLResponse(body)
 
@@ -217,7 +218,7 @@ def _form(fn, editor: bool = False):
 _CHANGES = {
     "create": lambda st, p, d: {"event": pl.create_event(st, d)},
     "update": lambda st, p, d: {"event": pl.update_event(st, p["eid"], d)},
-    "delete": lambda st, p, d: {"event": pl.delete_event(st, p["eid"])},
+    "delete": lambda st, p, d: {"event": pl.delete_event(st, p["eid"], d)},
     "task": lambda st, p, d: {"task": pl.create_task(st, d)},
     "done": lambda st, p, d: {"task": pl.set_task_done(st, p["tid"], d.get("done", True))},
     "task_delete": lambda st, p, d: {"task": pl.delete_task(st, p["tid"])},

@@ -99,7 +99,29 @@
   document.addEventListener("click", (ev) => { if (!pop.hidden && !ev.target.closest("#popover")) closePopover(); });
   $("#pop-delete").addEventListener("click", () => {
     if (!current) return;
-    navPost(current.kind === "task" ? "/do/tasks/" + current.id + "/delete" : "/do/events/" + current.id + "/delete", {});
+    if (current.kind === "task") { navPost("/do/tasks/" + current.id + "/delete", {}); return; }
+    if (current.repeat && current.repeat !== "none") { openRecur(current); return; }
+    navPost("/do/events/" + current.id + "/delete", {});
+  });
+
+  // deleting a repeating event asks which occurrences go (Google's "Delete recurring event")
+  const recurBackdrop = $("#recur-backdrop");
+  let recurring = null;
+  function openRecur(ev) {
+    recurring = ev;
+    closePopover();
+    $$('input[name="scope"]', recurBackdrop).forEach((r, i) => { r.checked = i === 0; });
+    recurBackdrop.hidden = false;
+    $('input[name="scope"]:checked', recurBackdrop).focus();
+  }
+  function closeRecur() { recurBackdrop.hidden = true; recurring = null; }
+  $("#recur-cancel").addEventListener("click", closeRecur);
+  recurBackdrop.addEventListener("mousedown", (ev) => { if (ev.target === recurBackdrop) closeRecur(); });
+  $("#recur-dialog").addEventListener("submit", (ev) => {
+    ev.preventDefault();
+    if (!recurring) return;
+    const scope = ($('input[name="scope"]:checked', recurBackdrop) || {}).value || "this";
+    navPost("/do/events/" + recurring.id + "/delete", { scope: scope, occurrence: recurring.occurrence });
   });
   $("#pop-done").addEventListener("click", () => {
     if (!current) return;
