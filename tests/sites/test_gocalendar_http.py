@@ -220,3 +220,17 @@ def _final(c: httpx.Client) -> dict:
     for eid in diff["deleted"]:
         pl.events(st).pop(eid)
     return st
+
+
+@pytest.mark.parametrize("view, shown, want", [
+    ("week", date(2024, 7, 14), date(2024, 7, 18)),  # today is in the week: today, not its Sunday
+    ("week", date(2024, 7, 16), date(2024, 7, 18)),
+    ("week", date(2024, 7, 25), date(2024, 7, 21)),  # another week: its first day
+    ("month", date(2024, 7, 1), date(2024, 7, 18)),
+    ("month", date(2024, 9, 20), date(2024, 9, 1)),
+    ("day", date(2024, 7, 22), date(2024, 7, 22)),
+])
+def test_create_starts_today_when_the_view_shows_it(view, shown, want):
+    from halo.sites.gocalendar.routes import _range, default_date
+
+    assert default_date(view, shown, _range(view, shown)[2]) == want

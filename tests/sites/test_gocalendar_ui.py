@@ -115,3 +115,37 @@ async def test_undo_brings_a_deleted_occurrence_back(run_episode):
 
     res, _ = await run_episode("v2.gocalendar-23", undo)
     assert res.info.grade.finish_state["differences"]["events"] == {"added": {}, "updated": {}, "deleted": {}}
+
+
+async def test_escape_closes_the_editor_from_a_text_field(run_episode):
+    async def esc(d):
+        await d.click("button", "Create")
+        await d.fill("textbox", "Add title", "Never mind")
+        await d.press("textbox", "Add title", "Escape")
+        assert not d.has("textbox", "Add title")
+        await d.click("button", "Create")
+        await d.click("textbox", "Start time")  # opens the list of times: Esc closes that first
+        assert d.has("listbox", "Times")
+        await d.press("textbox", "Start time", "Escape")
+        assert not d.has("listbox", "Times") and d.has("textbox", "Add title")
+        await d.press("textbox", "Start time", "Escape")
+        assert not d.has("textbox", "Add title")
+
+    res, _ = await run_episode("v2.gocalendar-12", esc)
+    assert res.info.grade.finish_state["differences"]["events"]["added"] == {}
+
+
+async def test_create_starts_today_when_the_week_shows_it(run_episode):
+    async def days(d):
+        await d.click("link", "Sunday, July 14, 2024", exact=True)  # this week, from its Sunday
+        await d.click("button", "Create")
+        assert d.find("textbox", "Start date").value == "Thursday, July 18, 2024"
+        await d.press("textbox", "Add title", "Escape")
+        await d.click("button", "Team Standup Meeting, Monday")
+        await d.click("button", "Edit event", exact=True)  # an edit's date must not stick to the next Create
+        await d.press("textbox", "Add title", "Escape")
+        await d.click("link", "Next week", exact=True)
+        await d.click("button", "Create")
+        assert d.find("textbox", "Start date").value == "Sunday, July 21, 2024"  # the first day shown
+
+    await run_episode("v2.gocalendar-12", days)

@@ -134,10 +134,20 @@ def render_view(request: Request, view: str, d: date) -> Response:
         repeats=pl.REPEATS, fmt_time=fmt_time, month=d.month, snackbar=snackbar,
         can_undo=snackbar == "Event deleted" and not error,
         draft_json=_script_json({"values": json.loads(draft), "error": error}) if _is_json(draft) else "null",
-        default_date=(d if view != "week" or lo <= TODAY <= hi else lo).strftime("%A, %B %-d, %Y"),
+        default_date=default_date(view, d, days).strftime("%A, %B %-d, %Y"),
         delete_scopes=pl.DELETE_SCOPES,
     )
     return HTMLResponse(body)
+
+
+def default_date(view: str, d: date, days: list[date]) -> date:
+    """The day Create starts on, as Google's: today when the view shows it (a month view: today's month), else the
+    day shown (day view), the week's first day or the month's first day."""
+    if view == "day":
+        return d
+    if view == "month":
+        return TODAY if (TODAY.year, TODAY.month) == (d.year, d.month) else d.replace(day=1)
+    return TODAY if days[0] <= TODAY <= days[-1] else days[0]
 
 
 async def home(request: Request) -> Response:

@@ -55,13 +55,19 @@
     $$('.event[data-calendar="' + cb.dataset.calendar + '"]').forEach(e => { e.hidden = !cb.checked; });
   }));
   document.addEventListener("keydown", (ev) => {
+    if (ev.key === "Escape") {  // from anywhere, a text field too: the innermost open thing closes, as in Google
+      if (!$("#time-list").hidden) { $("#time-list").hidden = true; return; }
+      if ($$(".menu").some(m => !m.hidden)) { closeMenus(); return; }
+      if (!$("#recur-backdrop").hidden) { closeRecur(); return; }
+      closePopover(); closeEditor();
+      return;
+    }
     if (ev.target.closest("input, textarea, select")) return;
     const go = { d: "day", w: "week", m: "month" }[ev.key.toLowerCase()];
     if (go) {
       const link = $$("#view-menu a").find(a => a.textContent.trim().toLowerCase().startsWith(go));
       if (link) window.location.href = link.getAttribute("href");
     }
-    if (ev.key === "Escape") { closePopover(); closeEditor(); }
   });
 
   // ------------------------------------------------------------ event details popover
@@ -163,7 +169,8 @@
     $("#f-title").focus();
   }
   function closeEditor() { backdrop.hidden = true; editing = null; $("#time-list").hidden = true; }
-  $("#create-open").addEventListener("click", () => openEditor(null, {}));
+  // Create starts on the page's default day (today when the view shows it), whatever an earlier dialog left
+  $("#create-open").addEventListener("click", () => openEditor(null, { date: $("#f-date").defaultValue }));
   $("#editor-close").addEventListener("click", closeEditor);
   backdrop.addEventListener("mousedown", (ev) => { if (ev.target === backdrop) closeEditor(); });
   $$(".tab", form).forEach(t => t.addEventListener("click", () => setKind(t.dataset.kind)));
