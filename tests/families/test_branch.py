@@ -75,7 +75,8 @@ async def play(env: BrowserEnv, task, oracle, params) -> tuple[Recorder, Any]:
 @pytest.mark.parametrize("name", sorted(CASES))
 async def test_restored_state_renders_and_grades_as_the_original(name, families_pool, family_site_urls):
     inst, task = family_env(families_pool, family_site_urls, name)
-    a, b = BrowserEnv(families_pool, max_steps=40, branchable=True), BrowserEnv(families_pool, max_steps=40)
+    a, b = BrowserEnv(families_pool, max_steps=40, branchable=True, end_on_success=False), \
+        BrowserEnv(families_pool, max_steps=40, end_on_success=False)
     try:
         d, res_a = await play(a, task, CASES[name][name], inst.params)
         # the middle: the deepest snapshot with page-only UI state, else the middle step
@@ -107,7 +108,8 @@ async def test_a_snapshot_restores_many_times_and_branches_do_not_mix(families_p
     """Two restores of one snapshot are independent sessions: what one branch does never shows in the other, nor in
     the original."""
     inst, task = family_env(families_pool, family_site_urls, "gomail.star")
-    a, b, c = (BrowserEnv(families_pool, max_steps=20, branchable=True) for _ in range(3))
+    a, b, c = (BrowserEnv(families_pool, max_steps=20, branchable=True, end_on_success=False)
+               for _ in range(3))
     try:
         d = Recorder(a, await a.reset(task))
         snap = await a.snapshot()

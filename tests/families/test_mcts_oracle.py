@@ -87,7 +87,8 @@ CASES = [("gomail.trash", MAIL, 3), ("gocalendar.delete", CALENDAR, 0), ("omnizo
 
 async def search_family(name, oracles, index, families_pool, family_site_urls, simulations=8):
     inst, task = family_env(families_pool, family_site_urls, name, index)
-    a, b = BrowserEnv(families_pool, max_steps=30), BrowserEnv(families_pool, max_steps=30, branchable=True)
+    a = BrowserEnv(families_pool, max_steps=30, end_on_success=False)  # graded at the message, as the oracle ends
+    b = BrowserEnv(families_pool, max_steps=30, branchable=True, end_on_success=False)
     try:
         d, _ = await play(a, task, oracles[name], inst.params)
         policy = OracleCandidates(d.actions, k=3, seed=index)
