@@ -166,3 +166,26 @@ def test_reals_lenient_scripts_accept_these_wrong_episodes(urls, task):
     with HttpEpisode(urls["omnizon"], f"v2.{task}") as ep:
         LENIENT[task](ep)
         assert ep.grade(urls).success
+
+
+def test_buy_now_buys_only_that_item_and_leaves_the_cart(urls):
+    """Amazon's Buy Now: a checkout of that product alone; the cart keeps what it held, before and after."""
+    with HttpEpisode(urls["omnizon"], "v2.omnizon-24") as ep:
+        c = ep.client
+        c.post("/cart/add", data={"id": "212", "quantity": "1"})  # a stockpot waits in the cart
+        r = c.post("/cart/add", data={"id": "16", "quantity": "2", "next": "checkout"})  # Buy Now, 2 controllers
+        assert r.url.path == "/checkout" and r.url.params["buyNow"] == "16"
+        assert "Checkout (2 items)" in r.text and "DualSense" in r.text and "Cuisinart" not in r.text
+        assert "$139.98" in r.text
+        r = c.post("/checkout/place", data={**ADDRESS, "paymentMethod": "", "buyNow": "16", "quantity": "2"})
+        assert r.status_code == 400 and "Checkout (2 items)" in r.text  # no payment: the same Buy Now, again
+        r = c.post("/checkout/place", data={**ADDRESS, "buyNow": "16", "quantity": "2"})
+        assert r.url.path == "/confirmation"
+        fin = ep.finish()
+        assert fin["differences"]["orders"]["added"][0]["items"] == [{"id": "16", "quantity": 2, "price": 69.99}]
+        assert fin["differences"]["cart"]["added"] == [{"id": "212", "quantity": 1, "price": 44.99}]
+        assert ep.grade(urls).success  # omnizon-24: buy 2 PS5 controllers
+        for bad in ({"buyNow": "nope"}, {"buyNow": "16", "quantity": "0"}):
+            assert c.get("/checkout", params=bad).status_code == 400
+            assert c.post("/checkout/place", data={**ADDRESS, **bad}).status_code == 400
+        assert len(ep.finish()["differences"]["orders"]["added"]) == 1

@@ -98,3 +98,25 @@ async def test_oracle_runs_through_conftests_driver(run_episode, site, name):
     oracle, message = as_driver_oracle(ORACLES[site][name])
     res, d = await run_episode(f"v2.{name}", oracle, message)
     assert res.info.grade.success and d.steps == len(ORACLES[site][name])
+
+
+async def test_buy_now_checks_out_that_item_alone(run_episode):
+    """Amazon's Buy Now in the browser: the cart's stockpot stays in the cart, the order holds the controllers."""
+    async def buy_now(d):
+        await d.fill("textbox", "Search Omnizon", "cooking pot")
+        await d.press("textbox", "Search Omnizon", "Enter")
+        await d.click("link", "Cuisinart 8-Quart")
+        await d.click("button", "Add to Cart", exact=True)
+        await d.fill("textbox", "Search Omnizon", "ps5 controller")
+        await d.press("textbox", "Search Omnizon", "Enter")
+        await d.click("link", "PlayStation DualSense")
+        await d.click("button", "Buy Now", exact=True)
+        assert d.sees("Checkout (1 item)") and not d.sees("Cuisinart")
+        await d.click("button", "Place your order", exact=True)
+        assert d.has("link", "Cart, 1 items")
+
+    res, _ = await run_episode("v2.omnizon-13", buy_now)
+    fin = res.info.grade.finish_state
+    assert [it["id"] for it in fin["differences"]["orders"]["added"][0]["items"]] == ["16"]
+    assert [it["id"] for it in fin["differences"]["cart"]["added"]] == ["212"]
+    assert not res.info.grade.success  # omnizon-13 wants the stockpot ordered, not left in the cart

@@ -117,11 +117,12 @@ async def cart_add(request: Request) -> Response:
         qty = st.parse_qty(f.get("quantity", "1"))
     except st.CheckoutError as e:
         return _error(request, 400, "Could not add to cart", str(e))
+    if f.get("next") == "checkout":  # Buy Now: a checkout of this product alone; the cart is not touched
+        return RedirectResponse("/checkout?" + urlencode({"buyNow": pid, "quantity": qty}), status_code=303)
     s = session_of(request)
     with s.lock:
         st.cart_add(s.state, pid, qty)
-    target = "/checkout" if f.get("next") == "checkout" else f"/cart?added={pid}"
-    return RedirectResponse(target, status_code=303)
+    return RedirectResponse(f"/cart?added={pid}", status_code=303)
 
 
 async def cart_update(request: Request) -> Response:
@@ -150,32 +151,52 @@ async def cart_page(request: Request) -> Response:
     return _page(request, "cart.html", lines=lines, subtotal=subtotal, added=added, error=None)
 
 
-def _checkout(request: Request, s: Session, error: str | None = None, status: int = 200) -> HTMLResponse:
+def _checkout(request: Request, s: Session, error: str | None = None, status: int = 200,
+              buy_now: list[dict] | None = None) -> HTMLResponse:
+    """The checkout of the cart, or of one Buy Now line (``buy_now``), which the form carries in hidden fields."""
     with s.lock:
-        lines = _lines(s.state["cart"]["items"])
-        subtotal = st.cart_subtotal(s.state)
+        items = buy_now if buy_now is not None else s.state["cart"]["items"]
+        lines = _lines(items)
+        subtotal = round(sum(it["quantity"] * it["price"] for it in items), 2)
         co = s.state["checkout"]
     return _page(request, "checkout.html", status=status, track=status == 200, lines=lines, subtotal=subtotal,
+                 count=sum(it["quantity"] for it in items), buy_now=buy_now[0] if buy_now else None,
                  addr=co["address"], payment=co["paymentMethod"], payments=st.PAYMENT_METHODS, error=error)
 
 
+def _buy_now(params: Any) -> list[dict] | None:
+    """The Buy Now line of a checkout request (None: the cart's checkout); CheckoutError if it names no product."""
+    if not params.get("buyNow"):
+        return None
+    return st.buy_now_items(params.get("buyNow"), params.get("quantity", "1"))
+
+
 async def checkout_page(request: Request) -> Response:
-    return _checkout(request, session_of(request))
+    try:
+        buy_now = _buy_now(request.query_params)
+    except st.CheckoutError as e:
+        return _error(request, 400, "Could not buy this item", f"{e}. Go back to the product and try again.")
+    return _checkout(request, session_of(request), buy_now=buy_now)
 
 
 async def place_order(request: Request) -> Response:
     f = await read_form(request)
     s = session_of(request)
     address = {k: f.get(k, "") for k in st.DEFAULT_ADDRESS}
+    try:
+        buy_now = _buy_now(f)
+    except st.CheckoutError as e:
+        return _error(request, 400, "Could not place the order", f"{e}. Go back to the product and try again.")
     with s.lock:
         try:
-            st.place_order(s.state, s.task_id, address, f.get("paymentMethod", ""))
+            st.place_order(s.state, s.task_id, address, f.get("paymentMethod", ""), items=buy_now)
         except st.CheckoutError as e:
             err = str(e)
         else:
             err = None
     if err:
-        return _checkout(request, s, error=f"There was a problem with your order: {err}.", status=400)
+        return _checkout(request, s, error=f"There was a problem with your order: {err}.", status=400,
+                         buy_now=buy_now)
     return RedirectResponse("/confirmation", status_code=303)
 
 

@@ -118,9 +118,20 @@ def _order_number(task: str, n: int, items: list[dict]) -> str:
     return f"112-{int(h[:8], 16) % 10**7:07d}-{int(h[8:16], 16) % 10**7:07d}"
 
 
-def place_order(state: dict[str, Any], task_id: str | None, address: dict[str, str], payment: str) -> dict:
-    """Turn the cart into an order (REAL's shape), empty the cart, return the order."""
-    items = state["cart"]["items"]
+def buy_now_items(pid: str, raw_qty: Any) -> list[dict[str, Any]]:
+    """The one line a "Buy Now" checks out (Amazon's: that product alone, the cart left as it is)."""
+    p = BY_ID.get(str(pid))
+    if p is None:
+        raise CheckoutError(f"Omnizon has no product {pid!r}")
+    return [{"id": p.id, "quantity": parse_qty(raw_qty), "price": p.price}]
+
+
+def place_order(state: dict[str, Any], task_id: str | None, address: dict[str, str], payment: str,
+                items: list[dict[str, Any]] | None = None) -> dict:
+    """Turn the cart into an order (REAL's shape), empty the cart, return the order. With ``items`` (a Buy Now),
+    order those instead and leave the cart as it is."""
+    buy_now = items is not None
+    items = items if buy_now else state["cart"]["items"]
     if not items:
         raise CheckoutError("your cart is empty: add a product to the cart before placing an order")
     missing = [k for k in ("fullName", "street", "city", "state", "zip") if not str(address.get(k, "")).strip()]
@@ -137,7 +148,8 @@ def place_order(state: dict[str, Any], task_id: str | None, address: dict[str, s
              "date": f"{TODAY}T17:{minute % 60:02d}:00.000Z",
              "orderNumber": _order_number(task_id or "", len(orders), items)}
     orders.append(order)
-    state["cart"]["items"] = []
+    if not buy_now:
+        state["cart"]["items"] = []
     state["checkout"] = {"address": {k: str(address.get(k, "")).strip() for k in DEFAULT_ADDRESS},
                          "paymentMethod": payment}
     return order
