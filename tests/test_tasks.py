@@ -14,8 +14,8 @@ def test_v2_is_our_default_and_counts_match_agisdk():
     tasks = list_tasks("v2")
     by_site = {s: sum(t.site == s for t in tasks) for s in LOCAL_SITES}
     assert by_site == {"gomail": 21, "gocalendar": 10, "omnizon": 10, "zilloft": 10, "dashdish": 11, "opendining": 11,
-                       "udriver": 14, "staynb": 11, "marrisuite": 1, "topwork": 12}
-    assert len(tasks) == 121
+                       "udriver": 14, "staynb": 11, "marrisuite": 1, "networkin": 10, "topwork": 12}
+    assert len(tasks) == 121 and len(list_tasks("v2", sites="local")) == 121  # REAL-local serves all of v2
 
 
 def test_local_and_remote_resolution():
@@ -24,7 +24,7 @@ def test_local_and_remote_resolution():
     local = get_task("omnizon-3", sites="local", site_urls={"omnizon": "http://127.0.0.1:9999/"})
     assert local.local and local.base_url == "http://127.0.0.1:9999" and local.remote_url == remote.remote_url
     with pytest.raises(ConfigError, match="REAL-local serves"):
-        get_task("v2.networkin-1", sites="local")
+        get_task("v1.fly-unified-1", sites="local")  # a v1 site REAL-local does not serve
     with pytest.raises(TaskNotFoundError, match="halo tasks"):
         get_task("v2.nosuchsite-1")
 

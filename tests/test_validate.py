@@ -147,7 +147,7 @@ def test_shipped_reward_config_loads():
 
     cfg = RewardConfig.from_dict(load_rl_config()["rewards"])
     assert set(cfg.milestones) == {"gomail", "gocalendar", "omnizon", "zilloft", "dashdish", "opendining", "udriver",
-                                   "staynb", "marrisuite", "topwork"}
+                                   "staynb", "marrisuite", "networkin", "topwork"}
 
 
 # ---------------------------------------------------------------- the CLI: fails fast, writes nothing

@@ -18,7 +18,7 @@ from halo.errors import ConfigError, TaskNotFoundError
 
 DEFAULT_VERSION = "v2"
 LOCAL_SITES = ("gomail", "gocalendar", "omnizon", "zilloft", "dashdish", "opendining", "udriver", "staynb", "marrisuite",
-               "topwork")
+               "networkin", "topwork")
 SitesMode = Literal["remote", "local"]
 
 

@@ -18,6 +18,7 @@ def all_oracles() -> dict[str, object]:
     import oracles_gocalendar
     import oracles_gomail
     import oracles_marrisuite
+    import oracles_networkin
     import oracles_omnizon
     import oracles_opendining
     import oracles_staynb
@@ -28,7 +29,7 @@ def all_oracles() -> dict[str, object]:
     out: dict[str, object] = {}
     for mod in (oracles_gomail, oracles_gocalendar, oracles_omnizon, oracles_zilloft, oracles_dashdish,
                 oracles_opendining, oracles_udriver, oracles_staynb, oracles_marrisuite,
-                oracles_topwork):
+                oracles_networkin, oracles_topwork):
         for k, v in mod.ORACLES.items():
             out[k if k.startswith("v2.") else f"v2.{k}"] = v
     return out

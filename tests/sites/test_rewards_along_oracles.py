@@ -21,6 +21,7 @@ EXPECTED = {
     "v2.udriver-15": {"dropoff_entered", "prices_shown", "ride_chosen", "booked_or_wallet_updated"},
     "v2.staynb-14": {"destination_entered", "dates_entered", "results_shown", "filters_applied"},
     "v2.marrisuite-8": {"destination_entered", "dates_entered", "results_shown"},
+    "v2.networkin-6": {"searched", "profile_or_page", "form_opened", "text_written", "done"},
     "v2.topwork-7": {"talent_searched", "profile_viewed", "form_opened", "message_written", "sent_or_posted"},
 }
 

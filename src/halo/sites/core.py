@@ -6,7 +6,8 @@ REAL's ``differences`` block, and its own Starlette routes. ``build_app(spec)`` 
 
 - ``GET /config?run_id=..&task_id=..&latency=..`` starts a fresh state for that task in the calling session
   (a new session cookie, so a stale tab cannot write into it);
-- ``GET /finish`` renders ``{"config", "differences", "initialfinaldiff"}`` as JSON inside ``<pre>``;
+- ``GET /finish`` renders ``{"config", "differences", "initialfinaldiff"}`` as JSON inside ``<pre>`` (and a site's
+  ``finish_extra`` keys: NetworkIn's ``env_state``);
 - ``GET|POST /submit`` records the agent's answer;
 - ``/__halo/state_key`` (a hash of the session's state) and ``/__halo/fork`` (a copy of a session under a new id,
   for BrowserEnv's snapshot/restore) are HALO's own: only the env's request client reaches them, never its pages.
@@ -129,7 +130,8 @@ class Session:
 class SiteSpec:
     """A REAL-local site. ``seed(task_id)`` returns the initial state tree (deterministic, fresh each call);
     ``differences(initial, final)`` returns REAL's ``differences`` block; ``routes`` are the site's own pages and
-    API. ``on_config(session)`` may record the config in the state (zilloft's scripts read it there)."""
+    API. ``on_config(session)`` may record the config in the state (zilloft's scripts read it there);
+    ``finish_extra(payload)`` returns keys ``/finish`` adds beside REAL's three (NetworkIn's ``env_state``)."""
 
     name: str
     seed: Callable[[str | None], dict[str, Any]]
@@ -137,6 +139,7 @@ class SiteSpec:
     routes: list[BaseRoute]
     static_dir: str | None = None
     on_config: Callable[[Session], None] | None = None
+    finish_extra: Callable[[dict[str, Any]], dict[str, Any]] | None = None  # keys /finish adds to REAL's three
 
 
 class SessionStore:
@@ -200,8 +203,11 @@ async def read_form(request: Request, max_text: int | None = None) -> dict[str, 
 
 def finish_payload(spec: SiteSpec, s: Session) -> dict[str, Any]:
     with s.lock:
-        return {"config": s.config, "differences": spec.differences(s.initial, s.state),
-                "initialfinaldiff": detailed_diff(s.initial, s.state)}
+        payload = {"config": s.config, "differences": spec.differences(s.initial, s.state),
+                   "initialfinaldiff": detailed_diff(s.initial, s.state)}
+    if spec.finish_extra is not None:
+        payload.update(spec.finish_extra(payload))
+    return payload
 
 
 def error_page(status: int, what: str, fix: str) -> HTMLResponse:

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 SITE_NAMES = ("gomail", "gocalendar", "omnizon", "zilloft", "dashdish", "opendining", "udriver", "staynb", "marrisuite",
-              "topwork")
+              "networkin", "topwork")
 DEFAULT_HOST = "127.0.0.1"
 # base port; each site gets base + its offset: gomail 8701, gocalendar 8702, omnizon 8703, zilloft 8704,
-# dashdish 8705, opendining 8706, udriver 8707, staynb 8708, marrisuite 8709, topwork 8711 (8710 is NetworkIn's)
+# dashdish 8705, opendining 8706, udriver 8707, staynb 8708, marrisuite 8709, networkin 8710, topwork 8711
 DEFAULT_PORT = 8700
-PORT_OFFSETS = {**{s: i + 1 for i, s in enumerate(SITE_NAMES[:9])}, "topwork": 11}
+PORT_OFFSETS = {**{s: i + 1 for i, s in enumerate(SITE_NAMES[:9])}, "networkin": 10, "topwork": 11}
 
 
 def site_port(site: str, port: int | None = None) -> int:
