@@ -301,3 +301,32 @@ def test_drafts_save_update_and_discard(url):
         assert c.post("/api/draft", json={"draftId": "5"}).status_code == 400  # not a draft
         r = c.post("/do/discard", data={"payload": json.dumps({"draftId": "57"}), "next": "/drafts"})
         assert r.status_code == 200 and finish(c)["differences"]["emails"]["added"] == []
+
+
+def test_a_message_sent_now_is_the_newest_of_today():
+    """The site's clock stamps what is sent (or saved) a minute after today's newest mail (10:41 AM in the seed),
+    so it tops the lists as in Gmail; each later one a minute later."""
+    st = seed()
+    newest = max(e["time"] for e in mb.emails(st).values() if e["date"] == "2024-07-18")
+    assert newest == "10:41"
+    a = mb.send(st, to="kevin.moore@example.com", subject="a", body="x")
+    b = mb.save_draft(st, to="kevin.moore@example.com", subject="b")
+    assert (a["date"], a["time"], b["time"]) == ("2024-07-18", "10:42", "10:43")
+    sent = mb.newest_first([e for e in mb.emails(st).values() if mb.in_folder(e, "sent")])
+    assert sent[0]["id"] == a["id"]
+
+
+def test_a_forward_carries_gmails_header_and_the_original(url):
+    with client(url, "v2.gomail-16") as c:
+        r = c.post("/api/send", json={"to": ["kevin.moore@example.com"], "subject": "Fwd: Meeting agenda for Thursday",
+                                      "body": "FYI", "forwardOf": "41"})
+        assert r.status_code == 200
+        assert c.post("/api/send", json={"to": ["a@b.co"], "forwardOf": "999"}).status_code == 400
+        (fwd,) = finish(c)["differences"]["emails"]["added"]
+    original = mb.emails(seed())["41"]
+    head, body = fwd["content"].split('<div class="gmail_quote">')
+    assert head == "<p>FYI</p>" and fwd["isReply"] is False and "inReplyTo" not in fwd
+    assert body.startswith("---------- Forwarded message ---------<br>From: <strong>Carol Adams</strong> "
+                           "&lt;carol.adams@example.com&gt;<br>Date: Fri, Jul 12, 2024 at 8:47 AM<br>")
+    assert "<br>Subject: Meeting agenda for Thursday<br>To: Sam Taylor &lt;" in body
+    assert body.endswith(original["content"] + "</div>")

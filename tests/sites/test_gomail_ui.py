@@ -100,3 +100,40 @@ async def test_closing_compose_saves_a_draft_that_can_be_sent_later(run_episode)
     sent, = res.info.grade.finish_state["differences"]["emails"]["added"]
     assert sent["sent"] is True and sent["draft"] is False and sent["to"] == ["brian.king@example.com"]
     assert res.info.grade.success
+
+
+async def test_a_forward_shows_and_sends_gmails_header_block(run_episode):
+    async def fwd(d):
+        await d.click("link", "Carol Adams")
+        await d.click("button", "Forward")
+        assert d.has("region", "Forward", exact=True) and not d.has("region", "Reply", exact=True)
+        for line in ("---------- Forwarded message ---------", "<carol.adams@example.com>",  # From: <b>Carol Adams</b>
+                     "Date: Fri, Jul 12, 2024 at 8:47 AM", "Subject: Meeting agenda for Thursday",
+                     "To: Sam Taylor <sam.taylor@example.com>"):
+            assert d.sees(line), line
+        await d.fill("textbox", "To recipients", "kevin.moore@example.com")
+        await d.click("button", "Send", exact=True)
+        assert d.sees("Message sent")
+
+    res, _ = await run_episode("v2.gomail-16", fwd)
+    (sent,) = res.info.grade.finish_state["differences"]["emails"]["added"]
+    assert sent["subject"] == "Fwd: Meeting agenda for Thursday" and sent["time"] == "10:42"
+    assert "From: <strong>Carol Adams</strong> &lt;carol.adams@example.com&gt;<br>Date: Fri, Jul 12, 2024" in sent["content"]
+    assert "Here&#x27;s the agenda" in sent["content"] or "Here's the agenda" in sent["content"]
+
+
+async def test_an_empty_message_asks_before_it_is_sent(run_episode):
+    async def empty(d):
+        await d.click("button", "Compose")
+        await d.fill("textbox", "To recipients", "kevin.moore@example.com")
+        await d.click("button", "Send", exact=True)
+        assert d.sees("Send this message without a subject or text in the body?")
+        await d.click("button", "Cancel", exact=True)
+        assert not d.sees("Send this message without") and d.has("textbox", "Subject", exact=True)
+        await d.click("button", "Send", exact=True)
+        await d.click("button", "OK", exact=True)
+        assert d.sees("Message sent")
+
+    res, _ = await run_episode("v2.gomail-4", empty)
+    (sent,) = res.info.grade.finish_state["differences"]["emails"]["added"]
+    assert sent["subject"] == "" and sent["to"] == ["kevin.moore@example.com"] and sent["sent"] is True

@@ -14,7 +14,7 @@ from datetime import date, datetime, timedelta
 from typing import Any
 
 from halo.sites.core import collection_differences
-from halo.sites.gomail.seed import TODAY
+from halo.sites.gomail.seed import TODAY, contacts
 
 PAGE_SIZE = 50
 FOLDERS = {  # path segment -> title
@@ -317,14 +317,55 @@ def parse_recipients(values: list[str] | str | None, field: str) -> list[str]:
     return out
 
 
+def now(state: dict[str, Any]) -> str:
+    """The site's clock ("HH:MM" on TODAY): a minute after the newest message of today, so that what is sent or
+    saved now is the newest, as it is in Gmail (REAL's inbox has mail up to 10:41 AM; a fixed 9:30 AM put a message
+    just sent under mail that came in earlier)."""
+    times = [str(e.get("time") or "00:00") for e in emails(state).values() if e.get("date") == TODAY]
+    h, m = (int(x) for x in max(times, default="09:29").split(":"))
+    n = min(h * 60 + m + 1, 23 * 60 + 59)
+    return f"{n // 60:02d}:{n % 60:02d}"
+
+
+_NAMES = {c["email"]: c["name"] for c in contacts()}
+
+
+def _named(state: dict[str, Any], addr: str) -> str:
+    name = state["user"]["name"] if addr == state["user"]["email"] else _NAMES.get(addr)
+    return f"{name} &lt;{html.escape(addr)}&gt;" if name else html.escape(addr)
+
+
+def forwarded_header(state: dict[str, Any], original: dict[str, Any]) -> str:
+    """Gmail's header of a forwarded message, as HTML: the marker line, then From, Date, Subject, To (and Cc)."""
+    d = date.fromisoformat(original["date"])
+    h, m = (int(x) for x in str(original.get("time") or "09:00").split(":"))
+    when = f"{d.strftime('%a, %b %-d, %Y')} at {(h - 1) % 12 + 1}:{m:02d} {'AM' if h < 12 else 'PM'}"
+    sender = (f"<strong>{html.escape(original.get('name') or '')}</strong> &lt;{html.escape(original['from'])}&gt;"
+              if original.get("name") else html.escape(original["from"]))
+    lines = ["---------- Forwarded message ---------", f"From: {sender}", f"Date: {when}",
+             f"Subject: {html.escape(original.get('subject') or '')}",
+             "To: " + ", ".join(_named(state, a) for a in original.get("to") or [])]
+    if original.get("cc"):
+        lines.append("Cc: " + ", ".join(_named(state, a) for a in original["cc"]))
+    return "<br>".join(lines)
+
+
+def forwarded_block(state: dict[str, Any], original: dict[str, Any]) -> str:
+    """What a forward adds below the text typed: the header, then the original's content."""
+    return f'<div class="gmail_quote">{forwarded_header(state, original)}<br><br>{original.get("content") or ""}</div>'
+
+
 def _message(state: dict[str, Any], eid: str, *, to: list[str], cc: list[str], bcc: list[str], subject: Any,
-             body: Any, draft: bool, reply_to: str | None) -> dict[str, Any]:
+             body: Any, draft: bool, reply_to: str | None, forward_of: dict[str, Any] | None = None) -> dict[str, Any]:
     paragraphs = [html.escape(line) for line in str(body or "").splitlines()]
     user = state["user"]
+    content = "".join(f"<p>{p}</p>" for p in paragraphs)
+    if forward_of is not None:
+        content += forwarded_block(state, forward_of)
     e = {
         "id": eid, "from": user["email"], "name": user["name"], "to": to, "cc": cc, "bcc": bcc,
-        "subject": str(subject or "").strip(), "content": "".join(f"<p>{p}</p>" for p in paragraphs) or "<p></p>",
-        "date": TODAY, "time": "09:30", "sent": not draft, "draft": draft, "isRead": True, "starred": False,
+        "subject": str(subject or "").strip(), "content": content or "<p></p>",
+        "date": TODAY, "time": now(state), "sent": not draft, "draft": draft, "isRead": True, "starred": False,
         "trash": False, "archived": False, "spam": False, "isReply": reply_to is not None, "snoozed": False,
         "scheduled": False, "snoozeUntil": None, "replies": [], "labels": [],
     }
@@ -343,16 +384,20 @@ def _draft_id(state: dict[str, Any], draft_id: Any) -> str | None:
 
 
 def send(state: dict[str, Any], *, to: Any, cc: Any = None, bcc: Any = None, subject: str = "", body: str = "",
-         reply_to: str | None = None, draft_id: Any = None) -> dict[str, Any]:
-    """Send a new message (or a reply to ``reply_to``, or a saved draft): REAL's ``differences.emails.added``."""
+         reply_to: str | None = None, draft_id: Any = None, forward_of: str | None = None) -> dict[str, Any]:
+    """Send a new message (or a reply to ``reply_to``, a forward of ``forward_of`` with Gmail's header block and the
+    original below what was typed, or a saved draft): REAL's ``differences.emails.added``."""
     to_l, cc_l, bcc_l = parse_recipients(to, "To"), parse_recipients(cc, "Cc"), parse_recipients(bcc, "Bcc")
     if not (to_l or cc_l or bcc_l):
         raise MailError("Please specify at least one recipient.")
     if reply_to is not None and reply_to not in emails(state):
         raise MailError(f"no email with id {reply_to!r} to reply to")
+    if forward_of is not None and str(forward_of) not in emails(state):
+        raise MailError(f"no email with id {forward_of!r} to forward")
+    original = copy.deepcopy(emails(state)[str(forward_of)]) if forward_of is not None else None
     eid = _draft_id(state, draft_id) or _next_id(state)
     e = _message(state, eid, to=to_l, cc=cc_l, bcc=bcc_l, subject=subject, body=body, draft=False,
-                 reply_to=reply_to)
+                 reply_to=reply_to, forward_of=original)
     emails(state)[eid] = e
     set_snackbar(state, "Message sent")
     _refresh_search(state)

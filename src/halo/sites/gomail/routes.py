@@ -153,7 +153,7 @@ async def email_page(request: Request) -> Response:
         folder = request.query_params.get("from", "inbox")
         labels = [lb for lb in s.state["settings"]["customLabels"]]
         return _page("email.html", request, e=e, folder=folder if folder in mb.FOLDERS else "inbox",
-                     email_labels=labels)
+                     email_labels=labels, forward_header=mb.forwarded_header(s.state, e))
 
 
 # ---------------------------------------------------------------- JSON API
@@ -260,7 +260,8 @@ def _call(fn, s: Session, data: dict[str, Any]) -> dict[str, Any]:
 
 def _send(state: dict[str, Any], data: dict[str, Any]) -> dict[str, Any]:
     e = mb.send(state, to=data.get("to"), cc=data.get("cc"), bcc=data.get("bcc"), subject=data.get("subject", ""),
-                body=data.get("body", ""), reply_to=data.get("replyTo"), draft_id=data.get("draftId"))
+                body=data.get("body", ""), reply_to=data.get("replyTo"), draft_id=data.get("draftId"),
+                forward_of=data.get("forwardOf"))
     return {"ok": True, "id": e["id"], "message": "Message sent"}
 
 

@@ -237,10 +237,19 @@
   });
   $("#cc-open").addEventListener("click", () => { const r = $(".recip-row[data-field=cc]", compose); r.hidden = false; $("input", r).focus(); });
   $("#bcc-open").addEventListener("click", () => { const r = $(".recip-row[data-field=bcc]", compose); r.hidden = false; $("input", r).focus(); });
+  // Gmail asks before sending a message with neither a subject nor a body
+  const emptyDialog = $("#empty-dialog");
+  let pendingSend = null;
+  function closeEmpty() { emptyDialog.hidden = true; pendingSend = null; }
+  $("#empty-cancel").addEventListener("click", closeEmpty);
+  $("#empty-ok").addEventListener("click", () => { const d = pendingSend; closeEmpty(); if (d) navPost("/do/send", d); });
   $("#compose-send").addEventListener("click", () => {
     const data = composeData();
     const problem = checkRecipients([data.to, data.cc, data.bcc]);
     if (problem) { $("#compose-error").textContent = problem; return; }
+    if (!data.subject.trim() && !data.body.trim()) {
+      pendingSend = data; emptyDialog.hidden = false; $("#empty-ok").focus(); return;
+    }
     navPost("/do/send", data);
   });
   const saved = JSON.parse($("#open-draft").textContent);
@@ -261,8 +270,10 @@
     let mode = "reply";
     const open = (m) => {
       mode = m; replyBox.hidden = false; $("#msg-actions").hidden = true;
+      replyBox.setAttribute("aria-label", m === "forward" ? "Forward" : "Reply");
       const fwdRow = $(".recip-row[data-field=fwd]", replyBox);
       fwdRow.hidden = m !== "forward";
+      $("#forward-header").hidden = m !== "forward";
       $(".reply-to", replyBox).hidden = m === "forward";
       (m === "forward" ? $("#forward-to") : $("#reply-body")).focus();
     };
@@ -275,11 +286,10 @@
     $("#reply-send").addEventListener("click", () => {
       const subj = replyBox.dataset.subject || "";
       let data;
-      if (mode === "forward") {
-        const original = $(".msg-body").innerText;
+      if (mode === "forward") {  // the server adds Gmail's From/Date/Subject/To block and the original
         data = { to: recipients($(".recip-row[data-field=fwd]", replyBox)),
                  subject: /^fwd:/i.test(subj) ? subj : "Fwd: " + subj,
-                 body: $("#reply-body").value + "\n\n---------- Forwarded message ---------\n" + original };
+                 body: $("#reply-body").value, forwardOf: replyBox.dataset.id };
       } else {
         data = { to: replyBox.dataset.to.split(","), subject: /^re:/i.test(subj) ? subj : "Re: " + subj,
                  body: $("#reply-body").value, replyTo: replyBox.dataset.id };
@@ -305,6 +315,9 @@
   $("#label-name").addEventListener("keydown", (ev) => { if (ev.key === "Enter") { ev.preventDefault(); createLabel(); } });
 
   document.addEventListener("keydown", (ev) => {
-    if (ev.key === "Escape") { closeMenus(); hideSuggest(); if (!labelDialog.hidden) labelDialog.hidden = true; }
+    if (ev.key === "Escape") {
+      closeMenus(); hideSuggest(); if (!labelDialog.hidden) labelDialog.hidden = true;
+      if (!emptyDialog.hidden) closeEmpty();
+    }
   });
 })();
