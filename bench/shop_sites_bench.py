@@ -1,5 +1,5 @@
 """Benchmark REAL-local's shop-like sites (Omnizon, Zilloft, DashDish, OpenDining, UDriver, StayNB, MarriSuite,
-TopWork): p50 page latency, memory per session, and the oracle episodes' steps/s through BrowserEnv. Writes
+TopWork, NetworkIn): p50 page latency, memory per session, and the oracle episodes' steps/s through BrowserEnv. Writes
 bench/results/shop_sites.json (``--sites`` runs some of them and merges their rows into the file).
 
     .venv/bin/python bench/shop_sites_bench.py [--rounds 30] [--sites dashdish opendining] [--agisdk]
@@ -47,6 +47,10 @@ PAGES = {
                    "/hotels/sbago", "/hotels/sbago/book?room=K"],
     "topwork": ["/", "/talent?q=python&available=1", "/freelancers/danielkim", "/freelancers/danielkim/hire",
                 "/messages/alexrodriguez", "/jobs", "/jobs/new"],
+    "networkin": ["/", "/search/results/all?keywords=software+engineer",
+                  "/search/results/people?keywords=tech&location=New+York", "/in/oliviamartinez",
+                  "/in/oliviamartinez/connect", "/mynetwork", "/messaging/thread/emilydavis", "/events/intern-demo-day",
+                  "/company/microsoft"],
 }
 # per site: the task its sessions start, and the requests that set a session up before pages are timed
 SETUP = {
@@ -59,6 +63,7 @@ SETUP = {
     "staynb": ("v2.staynb-14", []),
     "marrisuite": ("v2.marrisuite-8", []),
     "topwork": ("v2.topwork-14", [("/freelancers/ashleycampbell/save", {"next": "/saved"})]),
+    "networkin": ("v2.networkin-10", [("/in/ryanmiller/connect", {"action": "plain"})]),
 }
 
 
@@ -86,6 +91,9 @@ def _mutate(site: str, state: dict) -> None:
         state["search"].update(destination="Goleta, California", checkIn="2024-07-26", checkOut="2024-07-28")
     elif site == "topwork":
         state["saved"]["savedFreelancerIds"].append("ashleycampbell")
+    elif site == "networkin":
+        state["contactList"].append("ryanmiller")
+        state["connectionGrades"]["ryanmiller"] = 1
 
 
 def latency(urls: dict[str, str], rounds: int, sites: tuple[str, ...]) -> dict:

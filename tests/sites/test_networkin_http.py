@@ -126,6 +126,7 @@ LOOSE = {
     "networkin-6/no note, Seattle": lambda ep: (search(ep, "tech"), connect(ep, "chrisanderson")),
     "networkin-11/connections instead": lambda ep: (post(ep, EVENT_POST), connect(ep, "oliviamartinez"),
                                                     connect(ep, "ryanmiller")),  # nothing sent
+    "networkin-13/internal tools": lambda ep: post(ep, "Summer hackathon with our internal tools team!"),  # "intern"
     "networkin-19/starting": lambda ep: post(ep, "Starting my internship at AGI Inc today!"),  # not finished
     "networkin-25/event page shown": lambda ep: ep.client.get("/events/women-in-tech-summit"),  # not attended
     "networkin-26/search only": lambda ep: search(ep, "software engineer"),  # nobody reached

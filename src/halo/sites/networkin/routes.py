@@ -271,7 +271,10 @@ async def profile(request: Request) -> Response:
     s = session_of(request)
     with s.lock:
         inv = dict(s.state["invitations"]["received"].get(mid) or {})
-    return _page(request, "profile.html", m=m, invitation=inv)
+    also = sorted((o for o in BY_ID.values() if o.id != m.id),
+                  key=lambda o: (not (m.company and o.company == m.company), o.location != m.location,
+                                 o.industry != m.industry))[:4]
+    return _page(request, "profile.html", m=m, invitation=inv, also=also)
 
 
 async def connect_form(request: Request) -> Response:
