@@ -189,3 +189,11 @@ def test_buy_now_buys_only_that_item_and_leaves_the_cart(urls):
             assert c.get("/checkout", params=bad).status_code == 400
             assert c.post("/checkout/place", data={**ADDRESS, **bad}).status_code == 400
         assert len(ep.finish()["differences"]["orders"]["added"]) == 1
+
+
+def test_no_page_says_it_is_a_clone_for_agent_training(urls):
+    with HttpEpisode(urls["omnizon"], "v2.omnizon-13") as ep:
+        for path in ("/", "/search?q=pot", "/product/212", "/cart", "/checkout", "/orders"):
+            page = ep.client.get(path).text.lower()
+            assert "clone" not in page and "agent training" not in page and "real-local" not in page, path
+            assert "omnizon.com, inc. or its affiliates" in page, path

@@ -120,3 +120,22 @@ async def test_buy_now_checks_out_that_item_alone(run_episode):
     assert [it["id"] for it in fin["differences"]["orders"]["added"][0]["items"]] == ["16"]
     assert [it["id"] for it in fin["differences"]["cart"]["added"]] == ["212"]
     assert not res.info.grade.success  # omnizon-13 wants the stockpot ordered, not left in the cart
+
+
+async def test_an_empty_tour_form_says_what_to_fill_in(run_episode):
+    from halo.sites.zilloft.listings import BY_ID
+
+    async def empty(d):
+        await d.click("link", BY_ID["90801"].full_address, exact=True)
+        await d.click("button", "Request a tour", exact=True)
+        await d.click("button", "Request this time", exact=True)
+        said = "Could not request the tour: choose a date and a time; name, email and phone are required"
+        for _ in range(8):  # the form posts with fetch: its answer may come after the click's observation
+            if d.sees(said):
+                break
+            await d.step(A.Wait(0.5))
+        assert d.sees(said)
+        assert not d.sees("None")
+
+    res, _ = await run_episode("v2.zilloft-9", empty)
+    assert res.info.grade.finish_state["differences"]["requestTours"]["added"] == {}

@@ -242,3 +242,54 @@ def test_a_request_without_config_gets_a_fresh_default_session(urls):
     assert fin["initialfinaldiff"]["updated"]["filters"] == {"searchQuery": "Boston"}
     assert all(not part["added"] for part in fin["differences"].values())
     c.close()
+
+
+def test_every_header_and_footer_link_leads_to_a_page_of_its_own(urls):
+    """Sell, Home Loans, Agent finder, Manage Rentals, Advertise and Help are pages (they all led to the home page);
+    there is no Sign in (Zilloft has no accounts: saving homes and requesting tours need none)."""
+    import re
+
+    with HttpEpisode(urls["zilloft"], "v2.zilloft-9") as ep:
+        page = ep.client.get("/").text
+        head = page[page.index("<header"):page.index("</header>")] + page[page.index("<footer"):]
+        links = dict((text, href) for href, text in re.findall(r'<a[^>]*href="([^"]+)"[^>]*>([^<]+)</a>', head))
+        assert "Sign in" not in links
+        for text in ("Sell", "Home Loans", "Agent finder", "Manage Rentals", "Advertise", "Help"):
+            href = links[text]
+            assert href != "/", text
+            r = ep.client.get(href)
+            assert r.status_code == 200 and r.url.path == href, text
+            assert "<h1>" in r.text and "a REAL-local clone" not in r.text, text
+            assert ep.finish()["initialfinaldiff"]["updated"]["router"]["location"]["pathname"] == href
+        loans = ep.client.get("/home-loans", params={"price": "800,000", "down": "20", "rate": "6.5", "term": "30"})
+        assert "Principal &amp; interest: <b>$4,045/mo</b>" in loans.text
+        assert "must be a number" in ep.client.get("/home-loans", params={"rate": "lots"}).text
+        agents = ep.client.get("/agent-finder", params={"q": "long beach"}).text
+        assert "Ashley Nguyen" in agents and "Maria Gonzalez" not in agents and "/homedetails/" in agents
+        assert "No agents match" in ep.client.get("/agent-finder", params={"q": "Atlantis"}).text
+        assert not ep.finish()["differences"]["requestTours"]["added"]
+
+
+def test_popular_searches_are_a_real_sites_list_not_the_task_regions(urls):
+    from halo.families.zilloft import POPULAR
+    from halo.sites.zilloft.listings import search
+    from halo.sites.zilloft.routes import POPULAR_SEARCHES
+
+    assert set(POPULAR) < set(POPULAR_SEARCHES) and list(POPULAR_SEARCHES) == sorted(POPULAR_SEARCHES)
+    assert len(POPULAR_SEARCHES) >= 2 * len(POPULAR)
+    assert all(search(q) for q in POPULAR_SEARCHES)  # each finds homes
+    page = httpx.get(urls["zilloft"] + "/").text
+    assert all(f">{q}</a>" in page for q in POPULAR_SEARCHES)
+    assert "a REAL-local clone" not in page and "agent training" not in page
+
+
+@pytest.mark.parametrize("path, body, says", [
+    ("/api/tour-requests", {}, "choose a date and a time; name, email, phone and message are required"),
+    ("/api/tour-requests", {"date": "2024-07-19", "message": "x", **ME}, "choose a time and send again"),
+    ("/api/contact-agent", {"date": "", "time": "9:00 AM", "message": " ", **ME}, "choose a date; message is required"),
+])
+def test_an_incomplete_request_form_names_what_is_missing(urls, path, body, says):
+    with HttpEpisode(urls["zilloft"], "v2.zilloft-9") as ep:
+        r = ep.client.post(path, json={"homeId": "90801", **body})
+        err = r.json()["error"]
+        assert r.status_code == 400 and says in err and "None" not in err, err

@@ -18,7 +18,8 @@ from halo.sites.zilloft.listings import BY_ID, CITIES, LISTINGS, SORTS, Listing,
 from halo.sites.zilloft.state import TIMES, TOUR_TYPES, seed, tour_dates
 
 _SEED_FILTERS: dict[str, Any] = seed(None)["filters"]
-# The home page's "Popular searches" links (episodes start on the home page): the small-target set of Zilloft.
+# Seven of the home page's "Popular searches" links (episodes start on the home page), the regions REAL's tasks
+# name: the small-target set of Zilloft. The page lists them among others (halo.sites.zilloft.routes).
 POPULAR = ("Boston, MA", "San Francisco Bay Area", "Long Beach, CA", "Los Angeles, CA", "San Jose, CA",
            "Sacramento, CA", "Southern California")
 SORT_NAMES = {k: v for k, v in SORTS if k != "homes_for_you"}
@@ -116,7 +117,7 @@ def popular_contexts(area: str) -> list[str]:
 
 @register
 class Popular(Family):
-    """The small-target family: the seven "Popular searches" links of the home page, 16 instances each. The goal
+    """The small-target family: seven of the home page's "Popular searches" links, 16 instances each. The goal
     names the link and what the user hopes for (a listing, a city, a home type, a wish); that only varies the goal."""
 
     name, site, steps = "zilloft.popular", "zilloft", "1"

@@ -16,7 +16,7 @@ from starlette.routing import Route
 
 from halo.sites.core import session_of
 from halo.sites.zilloft import state as st
-from halo.sites.zilloft.listings import BY_ID, HOME_TYPES, LISTINGS, SORTS, Listing, search
+from halo.sites.zilloft.listings import AGENTS, BY_ID, HOME_TYPES, LISTINGS, SORTS, Listing, search
 
 HERE = Path(__file__).parent
 MAX_QUERY = 200
@@ -79,11 +79,16 @@ def _saved_ids(request: Request) -> set[str]:
         return {x["id"] for x in s.state["savedHomes"]["homes"]}
 
 
+# The home page's "Popular searches": metro areas and cities in alphabetical order, as a real site lists them (REAL's
+# task regions are among them, not the list itself; zilloft.popular's targets are seven of these).
+POPULAR_SEARCHES = ("Austin, TX", "Boston, MA", "Cambridge, MA", "Irvine, CA", "Long Beach, CA", "Los Angeles, CA",
+                    "Oakland, CA", "Orange County", "Palo Alto, CA", "Pasadena, CA", "Sacramento, CA",
+                    "San Diego, CA", "San Francisco Bay Area", "San Jose, CA", "Seattle, WA", "Southern California")
+
+
 async def home(request: Request) -> Response:
     trending = [BY_ID[i] for i in ("90801", "15004", "59002", "95801", "92101", "90003", "95002", "92603")]
-    popular = ["Boston, MA", "San Francisco Bay Area", "Long Beach, CA", "Los Angeles, CA", "San Jose, CA",
-               "Sacramento, CA", "Southern California"]
-    return _page("home.html", trending=trending, popular=popular, saved_ids=_saved_ids(request))
+    return _page("home.html", trending=trending, popular=POPULAR_SEARCHES, saved_ids=_saved_ids(request))
 
 
 def _int(raw: str | None, name: str, lo: int = 0, hi: int = 10**9) -> int | None:
@@ -182,6 +187,101 @@ async def saved_page(request: Request) -> Response:
     return _page("saved.html", homes=[h for h in LISTINGS if h.id in ids])
 
 
+# ---------------------------------------------------------------- the header's other pages
+_INFO = {
+    "sell": ("Sell your home with Zilloft", [
+        ("Sell with a listing agent", "A local agent prices your home, markets it on Zilloft and negotiates with "
+                                      "buyers. Compare agents near you in the agent finder."),
+        ("Sell it yourself", "List your home for sale by owner: add photos and details, set your price and "
+                             "answer buyers' questions yourself."),
+        ("Know what it's worth", "Recent sales of similar homes nearby are the best guide to a listing price; a "
+                                 "listing agent prepares a comparative market analysis for free."),
+    ]),
+    "rental-manager": ("Zilloft Rental Manager", [
+        ("List your rental", "Post a rental listing with photos, rent and lease terms; it shows up in renters' "
+                             "searches."),
+        ("Screen applicants", "Renters apply online with credit and background reports you can review."),
+        ("Collect rent", "Set up monthly rent payments, late fees and reminders in one place."),
+    ]),
+    "advertise": ("Advertise with Zilloft", [
+        ("Real estate agents", "Reach buyers and sellers in the ZIP codes you serve with Premier Agent."),
+        ("Mortgage lenders", "Connect with home shoppers comparing loan options and rates."),
+        ("Rental professionals", "Promote your properties to renters searching your area."),
+    ]),
+}
+
+HELP = (
+    ("How do I search for homes?", "Type a city, neighborhood, ZIP code or address in the search box, then narrow "
+                                   "the results with the price, beds, baths, square feet and home type filters."),
+    ("How do I save a home?", "Tap the heart on a home's card or its page. Your saved homes are under Saved Homes at "
+                              "the top of every page."),
+    ("How do I request a tour?", "Open the home's page, choose Request a tour, pick a day and a time, and fill in "
+                                 "your name, email and phone. The listing agent contacts you to confirm."),
+    ("How do I contact an agent?", "On a home's page, choose Contact agent, write your message and your preferred "
+                                   "day and time to talk."),
+    ("How are results sorted?", "Homes for You first; you can sort by price, newest, bedrooms, bathrooms or size."),
+)
+RATES = (("30-year fixed", 6.87), ("20-year fixed", 6.62), ("15-year fixed", 6.10), ("7/6 ARM", 6.55))
+
+
+async def info_page(request: Request) -> Response:
+    key = request.url.path.strip("/")
+    title, blocks = _INFO[key]
+    _at(request)
+    return _page("info.html", title=title, blocks=blocks)
+
+
+async def help_page(request: Request) -> Response:
+    _at(request)
+    return _page("help.html", faq=HELP)
+
+
+def monthly_payment(price: int, down_pct: float, rate: float, years: int) -> int:
+    """Principal and interest of a fixed-rate loan, per month, in whole dollars."""
+    loan = price * (1 - down_pct / 100)
+    r, n = rate / 100 / 12, years * 12
+    return round(loan / n if r == 0 else loan * r / (1 - (1 + r) ** -n))
+
+
+async def home_loans(request: Request) -> Response:
+    q = request.query_params
+    errors, values = [], {"price": 500000, "down": 20.0, "rate": RATES[0][1], "term": 30}
+    for key, name, lo, hi in (("price", "home price", 10_000, 100_000_000), ("down", "down payment", 0, 100),
+                              ("rate", "interest rate", 0, 25), ("term", "loan term", 1, 40)):
+        raw = (q.get(key) or "").replace(",", "").replace("$", "").replace("%", "").strip()
+        if not raw:
+            continue
+        try:
+            v = float(raw)
+            if not lo <= v <= hi:
+                raise ValueError
+        except ValueError:
+            errors.append(f"The {name} must be a number from {lo:,} to {hi:,}.")
+            continue
+        values[key] = int(v) if key in ("price", "term") else v
+    _at(request)
+    payment = None if errors else monthly_payment(values["price"], values["down"], values["rate"], values["term"])
+    return _page("home_loans.html", rates=RATES, v=values, payment=payment, error=" ".join(errors) or None)
+
+
+def _agents() -> list[dict[str, Any]]:
+    out = []
+    for i, (name, phone, company) in enumerate(AGENTS):
+        homes = [h for h in LISTINGS if h.agent == i]
+        out.append({"name": name, "phone": phone, "company": company, "homes": homes,
+                    "cities": list(dict.fromkeys(f"{h.city}, {h.state}" for h in homes))})
+    return out
+
+
+async def agent_finder(request: Request) -> Response:
+    query = (request.query_params.get("q") or "").strip()[:MAX_QUERY]
+    words = query.lower().replace(",", " ").split()
+    agents = [a for a in _agents()
+              if all(w in " ".join([a["name"], a["company"], *a["cities"]]).lower() for w in words)]
+    _at(request)
+    return _page("agents.html", agents=agents, query=query)
+
+
 async def _json(request: Request) -> dict[str, Any]:
     try:
         body = await request.json()
@@ -251,6 +351,8 @@ ROUTES = [
     Route("/", home), Route("/search", search_page), Route("/homes", search_page),
     Route("/homedetails/{slug}/{zpid}_zpid/", homedetails), Route("/homedetails/{zpid}", homedetails_short),
     Route("/myzilloft/saved-homes", saved_page),
+    Route("/sell", info_page), Route("/rental-manager", info_page), Route("/advertise", info_page),
+    Route("/home-loans", home_loans), Route("/agent-finder", agent_finder), Route("/help", help_page),
     Route("/api/tour-requests", tour_request, methods=["POST"]),
     Route("/api/contact-agent", contact_agent, methods=["POST"]),
     Route("/api/saved-homes", saved_homes, methods=["POST"]),

@@ -99,6 +99,29 @@ def _contact(body: dict[str, Any]) -> dict[str, str]:
     return {"name": name, "email": email, "phone": phone, "message": _text(body, "message")}
 
 
+def _blank(v: Any) -> bool:
+    return v is None or (isinstance(v, str) and not v.strip())
+
+
+def _and(words: list[str]) -> str:
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+
+
+def check_complete(body: dict[str, Any], fields: tuple[str, ...] = ("date", "time", "name", "email", "phone",
+                                                                      "message")) -> None:
+    """Every empty field of a request form named at once, in the form's words (an empty form used to get
+    ``date None is not one of the offered days``)."""
+    pick = [f"a {k}" for k in ("date", "time") if k in fields and _blank(body.get(k))]
+    fill = [k for k in ("name", "email", "phone", "message") if k in fields and _blank(body.get(k))]
+    parts = []
+    if pick:
+        parts.append(f"choose {_and(pick)}")
+    if fill:
+        parts.append(f"{_and(fill)} {'is' if len(fill) == 1 else 'are'} required: fill in your {_and(fill)}")
+    if parts:
+        raise RequestError("; ".join(parts) + " and send again")
+
+
 def _date_time(body: dict[str, Any]) -> tuple[str, str]:
     date, time = body.get("date"), body.get("time")
     valid = [d.isoformat() for d in tour_dates()]
@@ -118,6 +141,7 @@ def _home(home_id: Any):
 
 def add_tour_request(state: dict[str, Any], body: dict[str, Any]) -> dict[str, Any]:
     h = _home(body.get("homeId"))
+    check_complete(body)
     date, time = _date_time(body)
     option = body.get("tourType", "in-person")
     if option not in TOUR_TYPES:
@@ -135,6 +159,7 @@ def add_tour_request(state: dict[str, Any], body: dict[str, Any]) -> dict[str, A
 
 def add_contact_agent(state: dict[str, Any], body: dict[str, Any]) -> dict[str, Any]:
     h = _home(body.get("homeId"))
+    check_complete(body)
     date, time = _date_time(body)
     form = _contact(body)
     lst = state["tourRequests"]["contactAgentList"]
