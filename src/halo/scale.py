@@ -3,7 +3,10 @@
 A ``RolloutWorker`` is a Ray actor that owns one ``BrowserPool`` (one Chromium) and, when the tasks run on
 REAL-local, its own ``SitesServer`` (REAL-local on its node's loopback: a worker on another machine cannot reach the
 driver's). It runs ``rollout.run_group`` (the one rollout function) for each unit it is sent, ``n`` concurrent
-episodes of one task, and returns the ``Episode`` objects (plain dataclasses; screenshots are bytes).
+episodes of one task, and returns the ``Episode`` objects (plain dataclasses; screenshots are bytes). For MCTS
+(``halo train mcts --ray``) a unit is one whole search (``MCTSExplorer`` on a branchable env of the worker's
+browser, restores by fork on its own REAL-local); the tree comes back without its browser snapshots
+(``mcts.portable_result``) for the driver's DPO update.
 
 The policy is reached from the workers either as the mode's OpenAI/vLLM server (``OpenAIPolicy``, the server config
 travels with each unit, so a hot-loaded adapter's new name reaches the workers), or, for in-process modes (``tiny``,
@@ -165,6 +168,15 @@ def _policy_for(spec: PolicySpec, cache: dict) -> Any:
     return cache[key]
 
 
+def _critic_for(critic: Any, policy: Any, cache: dict) -> Any:
+    """The MCTS critic in a worker: None, ``"same"`` (the sampling policy critiques itself) or a ``PolicySpec``."""
+    if critic is None:
+        return None
+    from halo.rl.critic import PolicyCritic
+
+    return PolicyCritic(policy if critic == "same" else _policy_for(critic, cache))
+
+
 # ------------------------------------------------------------------ the actors (plain classes; ray.remote below)
 class _PolicyActor:
     """Hosts an in-process policy (``make_policy(mode)``) and serves ``complete``; async, so concurrent calls from
@@ -214,6 +226,7 @@ class _RolloutWorker:
         self._pool = None
         self._stack: contextlib.AsyncExitStack | None = None
         self._free: list[Any] = []
+        self._free_branch: list[Any] = []  # branchable envs for MCTS searches
         self._policies: dict = {}
         self._start_lock: asyncio.Lock | None = None
 
@@ -256,7 +269,42 @@ class _RolloutWorker:
             self._free.extend(envs)
         return {"episodes": eps, "wall_s": time.perf_counter() - t0, "pid": os.getpid()}
 
+    async def search(self, task: Any, settings: Any, spec: PolicySpec, critic: Any = None,
+                     reward_config: Any = None) -> dict:
+        """One whole MCTS search (``MCTSExplorer``) of ``task`` on a branchable env of this worker's browser.
+
+        Returns ``{"result": SearchResult}`` with the tree made portable (``portable_result``), or ``{"error"}``
+        when the search raised (``policy_lost`` set when the policy is gone: the driver stops the run)."""
+        from halo.env.env import BrowserEnv
+        from halo.rl.mcts import MCTSExplorer, portable_result
+
+        t0 = time.perf_counter()
+        await self.start()
+        policy = _policy_for(spec, self._policies)
+        env = self._free_branch.pop() if self._free_branch else BrowserEnv(
+            self._pool, **{**self.env_kwargs, "max_steps": settings.max_steps, "branchable": True})
+        ok = False
+        try:
+            result = await MCTSExplorer(env, policy, self._retarget(task), settings,
+                                        critic=_critic_for(critic, policy, self._policies),
+                                        reward_config=reward_config).run()
+            ok = True
+        except Exception as e:  # noqa: BLE001 - a broken search (browser, site, policy) is the driver's to count
+            return {"error": f"{type(e).__name__}: {e}", "policy_lost": isinstance(e, PolicyLost),
+                    "wall_s": time.perf_counter() - t0, "pid": os.getpid()}
+        finally:
+            if ok:
+                self._free_branch.append(env)
+            else:  # its page may be anywhere: a fresh env for the next search
+                with contextlib.suppress(Exception):
+                    await env.close()
+        return {"result": portable_result(result), "wall_s": time.perf_counter() - t0, "pid": os.getpid()}
+
     async def close(self) -> None:
+        for env in self._free_branch:
+            with contextlib.suppress(Exception):
+                await env.close()
+        self._free_branch = []
         for env in self._free:
             with contextlib.suppress(Exception):
                 await env.close()
@@ -332,7 +380,7 @@ class RayRollouts:
                  headless: bool = True, env_kwargs: dict | None = None, per_worker: int = 1, retries: int = 2,
                  unit_timeout_s: float = 1800.0, call_timeout_s: float = 300.0, start_timeout_s: float = 180.0,
                  lora: Any = None, worker_options: dict | None = None, respawns: int | None = None,
-                 on_dispatch: Callable[[int, Any, Unit], None] | None = None):
+                 on_dispatch: Callable[[int, Any, Unit], None] | None = None, critic: Any = None):
         if workers < 1 or per_worker < 1 or retries < 0:
             raise ConfigError(f"workers and per_worker must be >= 1 and retries >= 0, got {workers}, {per_worker}, "
                               f"{retries}")
@@ -353,19 +401,21 @@ class RayRollouts:
         self.alive: list[bool] = []
         self.info: list[dict] = []
         self.actor = None
+        # MCTS: None, "same" (the policy critiques itself) or a critic mode: hf in its own PolicyActor, openai reached
+        # as its server from the workers
+        self.critic = critic
+        self.critic_actor = None
+        self._critic_server = None
         self.stats = RayStats()
         self._version = 0
 
     # ------------------------------------------------------------ lifecycle
     async def start(self) -> RayRollouts:
+        """The policy actor(s) and the workers, started together (an actor loads its model while the workers start
+        their browsers and sites); each wait bounded by ``start_timeout_s``."""
         ray = _ray()
         if self.mode.backend == "hf":
             self.actor = PolicyActor().remote(self.mode, self.lora)
-            try:
-                await asyncio.wait_for(self.actor.ping.remote(), self.start_timeout_s)
-            except (TimeoutError, ray.exceptions.RayError) as e:
-                raise PolicyLost(f"the policy actor did not start within {self.start_timeout_s:.0f} s "
-                                 f"({type(e).__name__}: {str(e)[:300]})") from None
         elif self.mode.backend == "openai":
             if self.policy is None or not hasattr(self.policy, "server"):
                 from halo.policy.modes import make_policy
@@ -374,17 +424,50 @@ class RayRollouts:
         else:
             raise ConfigError(f"--ray reaches the policy as a server (openai/vLLM modes) or in a Ray actor (hf "
                               f"modes); mode {self.mode.name} has backend {self.mode.backend!r}")
+        try:
+            await self._start_critic()
+        except BaseException:
+            await self.close()
+            raise
         self.workers = [self._new_worker() for _ in range(self.n_workers)]
         self.alive = [True] * self.n_workers
+        starts = [w.start.remote() for w in self.workers]
+        critic = f"critic's policy actor ({getattr(self.critic, 'name', '')})"
+        for name, actor in (("policy actor", self.actor), (critic, self.critic_actor)):
+            if actor is None:
+                continue
+            try:
+                await asyncio.wait_for(actor.ping.remote(), self.start_timeout_s)
+            except (TimeoutError, ray.exceptions.RayError) as e:
+                await self.close()
+                raise PolicyLost(f"the {name} did not start within {self.start_timeout_s:.0f} s "
+                                 f"({type(e).__name__}: {str(e)[:300]})") from None
         try:
-            self.info = list(await asyncio.wait_for(asyncio.gather(*(w.start.remote() for w in self.workers)),
-                                                    self.start_timeout_s))
+            self.info = list(await asyncio.wait_for(asyncio.gather(*starts), self.start_timeout_s))
         except (TimeoutError, ray.exceptions.RayError) as e:
             await self.close()
             raise HaloError(f"the Ray rollout workers did not start within {self.start_timeout_s:.0f} s "
                             f"({type(e).__name__}: {str(e)[:300]}); does every node have HALO, Chromium "
                             "(`playwright install chromium`) and free CPUs (docs/SCALE_OUT.md)?") from None
         return self
+
+    async def _start_critic(self) -> None:
+        """An hf critic mode gets its own ``PolicyActor`` (started with the rest, pinged in ``start``); an openai
+        one is reached as its server from the workers."""
+        c = self.critic
+        if c is None or c == "same":
+            return
+        if c.backend == "hf":
+            self.critic_actor = PolicyActor().remote(c)
+        elif c.backend == "openai":
+            from halo.policy.modes import make_policy
+
+            p = make_policy(c)
+            self._critic_server = p.server
+            await p.aclose()
+        else:
+            raise ConfigError(f"--ray: critic mode {c.name} has backend {c.backend!r}; a critic is reached as a "
+                              "server (openai/vLLM modes) or in a Ray actor (hf modes)")
 
     def _new_worker(self) -> Any:
         return RolloutWorker(**self.worker_options).remote(self.sites, self.headless, self.env_kwargs)
@@ -416,10 +499,11 @@ class RayRollouts:
             with contextlib.suppress(Exception):
                 ray.kill(w)
         self.workers, self.alive = [], []
-        if self.actor is not None:
-            with contextlib.suppress(Exception):
-                ray.kill(self.actor)
-            self.actor = None
+        for name in ("actor", "critic_actor"):
+            if getattr(self, name) is not None:
+                with contextlib.suppress(Exception):
+                    ray.kill(getattr(self, name))
+                setattr(self, name, None)
 
     async def __aenter__(self) -> RayRollouts:  # noqa: PYI034
         return await self.start()
@@ -428,6 +512,16 @@ class RayRollouts:
         await self.close()
 
     # ------------------------------------------------------------ the policy
+    def critic_spec(self) -> Any:
+        """The MCTS critic as the workers get it: None, ``"same"``, or a ``PolicySpec`` of the critic's mode."""
+        c = self.critic
+        if c is None or c == "same":
+            return c
+        common = {"decoding": c.decoding_config(), "prompt": c.prompt_config(), "call_timeout_s": self.call_timeout_s}
+        if self.critic_actor is not None:
+            return PolicySpec(actor=self.critic_actor, **common)
+        return PolicySpec(server=self._critic_server, **common)
+
     def spec(self) -> PolicySpec:
         """What the workers get with each unit: the server config is read now (LoraSync switches its model)."""
         m = self.mode
@@ -460,22 +554,9 @@ class RayRollouts:
         """Run every unit; returns their episodes in the units' order. ``on_done`` is called as each unit ends
         (in the driver: the caller writes episodes there); ``stop()`` true: no new unit starts (the rest come back
         empty)."""
-        ray = _ray()
         from halo.rl.rollout import Episode
 
-        lost_errors = (ray.exceptions.RayActorError,  # ActorUnavailableError: Ray >= 2.22
-                       getattr(ray.exceptions, "ActorUnavailableError", ray.exceptions.RayActorError))
-        await self._respawn()
-        results: list[list | None] = [None] * len(units)
-        queue = list(range(len(units)))
-        busy = [0] * len(self.workers)
-        running: dict[asyncio.Task, tuple[int, int]] = {}
         spec = self.spec()
-
-        def finish(i: int, eps: list) -> None:
-            results[i] = eps
-            if on_done is not None:
-                on_done(units[i], eps)
 
         def errored(u: Unit, why: str) -> list:
             eps = []
@@ -485,8 +566,58 @@ class RayRollouts:
                 eps.append(e)
             return eps
 
-        async def call(wi: int, u: Unit) -> dict:
-            return await asyncio.wait_for(self.workers[wi].run.remote(u.task, u.n, spec, kw), self.unit_timeout_s)
+        def unpack(out: dict) -> list:
+            eps = out["episodes"]
+            lost = next((e.error for e in eps if e.errored and (e.error or "").startswith("PolicyLost")), None)
+            if lost is not None:
+                raise PolicyLost(lost.split(": ", 1)[-1])
+            return eps
+
+        out = await self._dispatch(units, lambda w, u: w.run.remote(u.task, u.n, spec, kw), unpack, errored,
+                                   self.unit_timeout_s, on_done=on_done, stop=stop)
+        return [r if r is not None else [] for r in out]
+
+    async def run_searches(self, units: Sequence[Unit], settings: Any, *, reward_config: Any = None,
+                           timeout_s: float | None = None) -> list[dict]:
+        """One whole MCTS search per unit (``_RolloutWorker.search``), spread over the workers; returns, in the
+        units' order, ``{"result": SearchResult, "wall_s", "pid"}`` or ``{"error": reason}`` (a search that
+        raised on its worker, or a unit whose worker was lost past the retries; a lost worker's search is re-run
+        from the start on another one). The critic is the one given at construction. A lost policy (actor) is
+        ``PolicyLost``."""
+        spec, critic = self.spec(), self.critic_spec()
+
+        def unpack(out: dict) -> dict:
+            if out.get("policy_lost"):
+                raise PolicyLost(out["error"].split(": ", 1)[-1])
+            return out
+
+        out = await self._dispatch(
+            units, lambda w, u: w.search.remote(u.task, settings, spec, critic, reward_config), unpack,
+            lambda u, why: {"error": why}, timeout_s or self.unit_timeout_s)
+        return [r if r is not None else {"error": "not run"} for r in out]
+
+    async def _dispatch(self, units: Sequence[Unit], call: Callable[[Any, Unit], Any], unpack: Callable[[dict], Any],
+                        errored: Callable[[Unit, str], Any], timeout_s: float, *,
+                        on_done: Callable[[Unit, Any], None] | None = None,
+                        stop: Callable[[], bool] | None = None) -> list[Any]:
+        """The units over the live workers (``per_worker`` each): a unit whose worker died or missed ``timeout_s``
+        (the worker is then killed) is re-queued up to ``retries`` times, then ``errored(unit, reason)``."""
+        ray = _ray()
+        lost_errors = (ray.exceptions.RayActorError,  # ActorUnavailableError: Ray >= 2.22
+                       getattr(ray.exceptions, "ActorUnavailableError", ray.exceptions.RayActorError))
+        await self._respawn()
+        results: list[Any] = [None] * len(units)
+        queue = list(range(len(units)))
+        busy = [0] * len(self.workers)
+        running: dict[asyncio.Task, tuple[int, int]] = {}
+
+        def finish(i: int, res: Any) -> None:
+            results[i] = res
+            if on_done is not None:
+                on_done(units[i], res)
+
+        async def run_on(wi: int, u: Unit) -> dict:
+            return await asyncio.wait_for(call(self.workers[wi], u), timeout_s)
 
         while queue or running:
             while queue and not (stop is not None and stop()):
@@ -500,7 +631,7 @@ class RayRollouts:
                 self.stats.units += 1
                 if self.on_dispatch is not None:
                     self.on_dispatch(wi, self.workers[wi], units[ui])
-                running[asyncio.ensure_future(call(wi, units[ui]))] = (wi, ui)
+                running[asyncio.ensure_future(run_on(wi, units[ui]))] = (wi, ui)
             if stop is not None and stop():
                 queue.clear()
             if not running:
@@ -518,7 +649,7 @@ class RayRollouts:
                 try:
                     out = t.result()
                 except (TimeoutError, *lost_errors) as e:
-                    why = (f"worker {wi} missed the unit's {self.unit_timeout_s:.0f} s deadline (killed)"
+                    why = (f"worker {wi} missed the unit's {timeout_s:.0f} s deadline (killed)"
                            if isinstance(e, TimeoutError) else f"worker {wi} died ({type(e).__name__})")
                     self._lose(wi)
                     u.reasons.append(why)
@@ -530,15 +661,15 @@ class RayRollouts:
                         finish(ui, errored(u, f"{WORKER_LOST}: {'; '.join(u.reasons)}; "
                                               f"{self.retries} retries spent"))
                     continue
-                self.stats.worker_s += out["wall_s"]
-                eps = out["episodes"]
-                lost = next((e.error for e in eps if e.errored and (e.error or "").startswith("PolicyLost")), None)
-                if lost is not None:
+                self.stats.worker_s += out.get("wall_s", 0.0)
+                try:
+                    res = unpack(out)
+                except PolicyLost:
                     for other in running:
                         other.cancel()
-                    raise PolicyLost(lost.split(": ", 1)[-1])
-                finish(ui, eps)
-        return [r if r is not None else [] for r in results]
+                    raise
+                finish(ui, res)
+        return results
 
     def _lose(self, wi: int) -> None:
         if self.alive[wi]:

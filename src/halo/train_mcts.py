@@ -4,6 +4,12 @@ Shared by ``halo train mcts`` and ``scripts/train_mcts.py``. Per iteration: one 
 searched episode on a branchable env, preference pairs from its siblings (saved to ``pairs.jsonl``), the tree
 (``trees/it<N>.json`` and its screenshots, drawn by the report), one ``LoRALearner.preference_update``, then the
 adapter saved and, with a vLLM mode, hot-loaded, exactly as GRPO does.
+
+With ``--ray`` (``MCTSJob.ray``) the searches run on Ray rollout workers (``halo.scale``), ``ray_workers`` at a time:
+each worker searches with its own Chromium and REAL-local, reaching the policy as GRPO's workers do (a
+``PolicyActor`` for hf modes, the vLLM server otherwise), and sends the tree back; the driver learns from the round's
+trees in iteration order (one update each, the same files), then pushes the new weights (or hot-loads the last
+adapter). The searches of one round sample with the weights of the round's start.
 """
 
 from __future__ import annotations
@@ -15,7 +21,7 @@ import json
 import statistics
 import time
 from dataclasses import asdict, dataclass, field
-from typing import Any, Callable
+from typing import Any, Awaitable, Callable
 
 from halo.errors import ConfigError, HaloError
 from halo.rl.config import build, load_rl_config
@@ -24,7 +30,7 @@ from halo.rl.mcts import MCTSExplorer, MCTSSettings, SearchResult, sibling_group
 
 MCTS_KEYS = {f.name for f in dataclasses.fields(MCTSSettings)}
 DPO_KEYS = {f.name for f in dataclasses.fields(DPOSettings)}
-JOB_KEYS = {"critic", "checkpoint_every"}
+JOB_KEYS = {"critic", "checkpoint_every", "search_timeout_s"}
 CRITICS = ("none", "same")  # or the name of a mode (configs/modes.yaml), e.g. gpt_baseline
 
 
@@ -48,6 +54,8 @@ class MCTSJob:
     log: str = "none"  # tracker beside metrics.jsonl: none | tensorboard | wandb (halo.tracking)
     sets: tuple[str, ...] = ()  # --set key.path=value: rl_config sections and mode.* (halo.config_files)
     modes_file: str | None = None
+    ray: str | None = None  # --ray: None searches here; "local" starts a local Ray cluster; else its address
+    ray_workers: int = 2  # Ray rollout workers: searches run at a time (one round), one browser each
 
 
 def mcts_settings(cfg: dict[str, Any], over: dict[str, Any], max_steps: int, temperature: float
@@ -68,7 +76,7 @@ def mcts_settings(cfg: dict[str, Any], over: dict[str, Any], max_steps: int, tem
     return s, d, job
 
 
-def make_critic(name: str, sampler: Any) -> Any:
+def make_critic(name: str, sampler: Any, modes_file: str | None = None) -> Any:
     """``none``: no critic; ``same``: the sampling policy critiques itself; else a mode's policy does."""
     from halo.rl.critic import PolicyCritic
 
@@ -78,7 +86,34 @@ def make_critic(name: str, sampler: Any) -> Any:
         return PolicyCritic(sampler)
     from halo.policy.modes import get_mode, make_policy
 
-    return PolicyCritic(make_policy(get_mode(name)))
+    return PolicyCritic(make_policy(get_mode(name, modes_file)))
+
+
+def ray_critic(name: str, modes_file: str | None = None) -> Any:
+    """The critic as ``RayRollouts`` takes it (checked at the door): None, ``"same"``, or the critic's mode (an hf
+    mode is hosted by its own policy actor, an openai mode's server is called from the workers)."""
+    if name in ("none", "same"):
+        return None if name == "none" else "same"
+    from halo.policy.modes import get_mode
+
+    mode = get_mode(name, modes_file)
+    if mode.backend not in ("hf", "openai"):
+        raise ConfigError(f"--ray: critic mode {name} has backend {mode.backend!r}; with --ray a critic is none, "
+                          "same, an in-process (hf) mode (hosted by its own Ray actor) or an openai/vLLM mode")
+    if mode.decoding_config().constrained:
+        raise ConfigError(f"critic {name}: mode {name} decodes under the action grammar and can only answer with "
+                          "actions; use --critic none or a mode that can reply in words (gpt_baseline)")
+    return mode
+
+
+def search_timeout(settings: MCTSSettings, value: Any) -> float:
+    """The deadline of one search on a Ray worker (past it the worker is killed and the search re-run elsewhere):
+    ``mcts.search_timeout_s``, else the time budget plus 10 minutes, else 4 hours."""
+    if value:
+        if float(value) <= 0:
+            raise ConfigError(f"mcts.search_timeout_s must be > 0 (or 0/empty: automatic), got {value}")
+        return float(value)
+    return settings.time_budget_s + 600.0 if settings.time_budget_s else 4 * 3600.0
 
 
 @dataclass
@@ -95,6 +130,8 @@ class MCTSSetup:
     sync: Any = None
     checkpoint_every: int = 5
     record: dict[str, Any] = field(default_factory=dict)  # the run's config.yaml
+    ray_critic: Any = None  # --ray: the critic as the workers build it (``ray_critic``)
+    search_timeout_s: float = 4 * 3600.0  # --ray: one search's deadline on a worker
 
 
 async def setup_mcts(job: MCTSJob) -> MCTSSetup:
@@ -123,6 +160,11 @@ async def setup_mcts(job: MCTSJob) -> MCTSSetup:
     if critic_name == "same" and dec.constrained:
         raise ConfigError(f"critic 'same': mode {mode.name} decodes under the action grammar and can only answer "
                           f"with actions; use --critic none or a mode that can reply in words (gpt_baseline)")
+    timeout_s = search_timeout(settings, extra.get("search_timeout_s"))
+    rcritic = ray_critic(critic_name, job.modes_file) if job.ray is not None else None
+    if job.ray is not None and mode.backend not in ("hf", "openai"):
+        raise ConfigError(f"--ray reaches the policy as a server (vLLM modes) or in a Ray actor (hf modes); mode "
+                          f"{mode.name} has backend {mode.backend!r}")
     check_runs_dir(job.runs_dir)
     check_tracker(job.log)
     tasks = resolve_task_refs(job.tasks, job.sites)
@@ -144,13 +186,17 @@ async def setup_mcts(job: MCTSJob) -> MCTSSetup:
                                   device=job.device)
         sync = LoraSync(sampler, prefix=f"halo-{run.path.name}")
     learner = LoRALearner(learner_policy, lora, optim, temperature=settings.temperature)
-    critic = make_critic(critic_name, sampler)
+    # with --ray the workers build the critic (make_critic's, from ray_critic): none in the driver
+    critic = make_critic(critic_name, sampler, job.modes_file) if job.ray is None else None
     record = {"command": "train mcts", "tasks": job.tasks, "sites": job.sites, "episodes": job.episodes,
               "mode": mode.model_dump(), "mcts": asdict(settings), "dpo": asdict(dpo), "critic": critic_name,
-              "lora": asdict(lora), "optim": asdict(optim), "rewards": cfg.get("rewards"), "sets": list(job.sets)}
+              "lora": asdict(lora), "optim": asdict(optim), "rewards": cfg.get("rewards"), "sets": list(job.sets),
+              "ray": ({"address": job.ray, "workers": job.ray_workers, "search_timeout_s": timeout_s}
+                      if job.ray is not None else None)}
     write_run_config(run, record, resume=False, overrides={"mode": job.mode_overrides, "mcts": job.mcts_overrides})
     return MCTSSetup(job=job, run=run, mode=mode, sampler=sampler, learner=learner, settings=settings, dpo=dpo,
-                     rewards=rewards, critic=critic, sync=sync, checkpoint_every=every, record=record)
+                     rewards=rewards, critic=critic, sync=sync, checkpoint_every=every, record=record,
+                     ray_critic=rcritic, search_timeout_s=timeout_s)
 
 
 def save_tree(run: Any, key: str, result: SearchResult, alpha: float) -> dict[str, Any]:
@@ -175,15 +221,85 @@ def _tracker(setup: MCTSSetup) -> Any:
     return open_tracker(setup.job.log, setup.run.path, setup.record)
 
 
+async def learn_from(setup: MCTSSetup, it: int, task: Any, result: SearchResult, tracker: Any, *, errored: int,
+                     search_wall_s: float, sync: bool = True, push: Callable[[Any], Awaitable[Any]] | None = None,
+                     extra: Callable[[], dict[str, Any]] | None = None) -> dict[str, Any]:
+    """What one searched episode gives, the same on both paths: its tree, episode and pairs written, one preference
+    update, the adapter saved (and, with ``sync``, hot-loaded into vLLM, or with an in-process mode given to
+    ``push``: the Ray policy actor), metrics (with ``extra()``) logged, a checkpoint when due. Returns the
+    iteration's metrics."""
+    from halo.rl.checkpoint import save_checkpoint
+
+    s, d, run = setup.settings, setup.dpo, setup.run
+    key = f"it{it:04d}"
+    tree = save_tree(run, key, result, s.alpha)
+    run.write_episode(key, result.episode, extra={"iteration": it, "kind": "mcts"})
+    pairs = sorted(tree_pairs(result.root, s.alpha, d.margin), key=lambda p: -p[1]["margin"])
+    pairs = pairs[:d.max_pairs]
+    with open(run.path / "pairs.jsonl", "a") as f:
+        for _, rec in pairs:
+            f.write(json.dumps({"iteration": it, "task_id": task.id, **rec}) + "\n")
+    items = sibling_items(result.root, s.alpha) if d.pg_weight > 0 else []
+    t1 = time.perf_counter()
+    stats = await asyncio.to_thread(setup.learner.preference_update, [p for p, _ in pairs],
+                                    beta=d.beta, items=items, pg_weight=d.pg_weight)
+    t_upd = time.perf_counter() - t1
+    t_sync = 0.0
+    if setup.sync is not None:
+        path = str(run.path / "checkpoints" / f"adapter_v{it:06d}")
+        await asyncio.to_thread(setup.learner.save_adapter, path)
+        if sync:
+            t2 = time.perf_counter()
+            r = setup.sync(it, path)
+            if asyncio.iscoroutine(r):
+                await r
+            t_sync = time.perf_counter() - t2
+    elif sync and push is not None:
+        t2 = time.perf_counter()
+        await push(setup.learner.model)
+        t_sync = time.perf_counter() - t2
+    b = result.budget
+    groups = [g for _, g in sibling_groups(result.root, s.alpha)]
+    m = {"iteration": it, "kind": "mcts", "task": task.id, "success_rate": float(result.success),
+         "mean_reward": result.episode.dense_return, "episode_length": len(result.episode.steps),
+         "reward_std": 0.0, "action_validity": result.episode.action_validity,
+         # nodes whose tried actions all have one Q: no pair, nothing to learn there
+         "frac_reward_zero_std": (sum(len({round(e.q(s.alpha), 6) for e in g}) == 1 for g in groups) /
+                                  len(groups)) if groups else 0.0,
+         "tokens": sum(len(e.sample.token_ids or ()) for n in result.root.walk() for e in n.edges),
+         "time_rollout": round(b.elapsed_s, 3), "time_sync": round(t_sync, 3),
+         "successes_found": result.successes_found, "simulations": result.simulations,
+         "env_steps": b.steps, "restores": b.restores, "restore_s": round(b.restore_s, 3),
+         "search_s": round(b.elapsed_s, 3), "tree_nodes": len(tree["nodes"]), "pairs": len(pairs),
+         "dpo_margin_q": statistics.fmean(r["margin"] for _, r in pairs) if pairs else None,
+         "dpo_loss": stats.extra.get("dpo_loss"), "dpo_margin": stats.extra.get("dpo_margin"),
+         "dpo_accuracy": stats.extra.get("dpo_accuracy"), "pg_items": stats.items,
+         "loss": stats.loss, "grad_norm": stats.grad_norm, "time_update": round(t_upd, 3),
+         "wall_s": round(search_wall_s + t_upd + t_sync, 3), "errored": errored, **(extra() if extra else {})}
+    run.log_metrics(m)
+    tracker.log(m, it)
+    if (it + 1) % setup.checkpoint_every == 0 or it == setup.job.episodes - 1:
+        save_checkpoint(run.path, it, setup.learner, {"success": result.success})
+    return m
+
+
+def search_failed(setup: MCTSSetup, it: int, task: Any, why: str, errored: int) -> HaloError | None:
+    """A broken search (browser, site, policy, a lost Ray worker past its retries) is counted; too many stop the
+    run (the error to raise is returned)."""
+    setup.run.log_metrics({"searched_episode": it, "kind": "errored", "task": task.id, "error": why})
+    if errored > max(2, (it + 1) // 2):
+        return HaloError(f"{errored} of {it + 1} searches failed; the last on {task.id}: {why}")
+    return None
+
+
 async def train_mcts(setup: MCTSSetup, tasks: list[Any],
                      on_iteration: Callable[[dict[str, Any]], None] | None = None) -> list[dict[str, Any]]:
     """``job.episodes`` iterations of search, pairs, DPO update; returns the metrics of each."""
     from halo.env.browser import BrowserPool
     from halo.env.env import BrowserEnv
-    from halo.rl.checkpoint import save_checkpoint
     from halo.rl.curriculum import CurriculumSettings, make_sampler
 
-    s, d, run = setup.settings, setup.dpo, setup.run
+    s = setup.settings
     sampler = make_sampler(tasks, "auto", CurriculumSettings(), setup.job.seed)
     history: list[dict[str, Any]] = []
     errored = 0
@@ -199,53 +315,13 @@ async def train_mcts(setup: MCTSSetup, tasks: list[Any],
                                                 reward_config=setup.rewards).run()
                 except Exception as e:  # a broken search (browser, site, policy) is counted; too many stop the run
                     errored += 1
-                    run.log_metrics({"searched_episode": it, "kind": "errored", "task": task.id,
-                                     "error": f"{type(e).__name__}: {e}"})
-                    if errored > max(2, (it + 1) // 2):
-                        raise HaloError(f"{errored} of {it + 1} searches failed; the last on {task.id}: {e}") from e
+                    stop = search_failed(setup, it, task, f"{type(e).__name__}: {e}", errored)
+                    if stop is not None:
+                        raise stop from e
                     continue
                 sampler.record(task, [result.success])
-                key = f"it{it:04d}"
-                tree = save_tree(run, key, result, s.alpha)
-                run.write_episode(key, result.episode, extra={"iteration": it, "kind": "mcts"})
-                pairs = sorted(tree_pairs(result.root, s.alpha, d.margin), key=lambda p: -p[1]["margin"])
-                pairs = pairs[:d.max_pairs]
-                with open(run.path / "pairs.jsonl", "a") as f:
-                    for _, rec in pairs:
-                        f.write(json.dumps({"iteration": it, "task_id": task.id, **rec}) + "\n")
-                items = sibling_items(result.root, s.alpha) if d.pg_weight > 0 else []
-                t1 = time.perf_counter()
-                stats = await asyncio.to_thread(setup.learner.preference_update, [p for p, _ in pairs],
-                                                beta=d.beta, items=items, pg_weight=d.pg_weight)
-                t_upd = time.perf_counter() - t1
-                if setup.sync is not None:
-                    path = str(run.path / "checkpoints" / f"adapter_v{it:06d}")
-                    await asyncio.to_thread(setup.learner.save_adapter, path)
-                    r = setup.sync(it, path)
-                    if asyncio.iscoroutine(r):
-                        await r
-                b = result.budget
-                groups = [g for _, g in sibling_groups(result.root, s.alpha)]
-                m = {"iteration": it, "kind": "mcts", "task": task.id, "success_rate": float(result.success),
-                     "mean_reward": result.episode.dense_return, "episode_length": len(result.episode.steps),
-                     "reward_std": 0.0, "action_validity": result.episode.action_validity,
-                     # nodes whose tried actions all have one Q: no pair, nothing to learn there
-                     "frac_reward_zero_std": (sum(len({round(e.q(s.alpha), 6) for e in g}) == 1 for g in groups) /
-                                              len(groups)) if groups else 0.0,
-                     "tokens": sum(len(e.sample.token_ids or ()) for n in result.root.walk() for e in n.edges),
-                     "time_rollout": round(result.budget.elapsed_s, 3), "time_sync": 0.0,
-                     "successes_found": result.successes_found, "simulations": result.simulations,
-                     "env_steps": b.steps, "restores": b.restores, "restore_s": round(b.restore_s, 3),
-                     "search_s": round(b.elapsed_s, 3), "tree_nodes": len(tree["nodes"]), "pairs": len(pairs),
-                     "dpo_margin_q": statistics.fmean(r["margin"] for _, r in pairs) if pairs else None,
-                     "dpo_loss": stats.extra.get("dpo_loss"), "dpo_margin": stats.extra.get("dpo_margin"),
-                     "dpo_accuracy": stats.extra.get("dpo_accuracy"), "pg_items": stats.items,
-                     "loss": stats.loss, "grad_norm": stats.grad_norm, "time_update": round(t_upd, 3),
-                     "wall_s": round(time.perf_counter() - t0, 3), "errored": errored}
-                run.log_metrics(m)
-                tracker.log(m, it)
-                if (it + 1) % setup.checkpoint_every == 0 or it == setup.job.episodes - 1:
-                    save_checkpoint(run.path, it, setup.learner, {"success": result.success})
+                m = await learn_from(setup, it, task, result, tracker, errored=errored,
+                                     search_wall_s=time.perf_counter() - t0)
                 history.append(m)
                 if on_iteration is not None:
                     on_iteration(m)
@@ -255,15 +331,84 @@ async def train_mcts(setup: MCTSSetup, tasks: list[Any],
     return history
 
 
+async def train_mcts_ray(setup: MCTSSetup, tasks: list[Any], rollouts: Any,
+                         on_iteration: Callable[[dict[str, Any]], None] | None = None) -> list[dict[str, Any]]:
+    """The same iterations with the searches on Ray workers: rounds of ``ray_workers`` searches (tasks drawn in
+    iteration order), then the round's trees learned from in that order, then the new weights pushed."""
+    from halo.rl.curriculum import CurriculumSettings, make_sampler
+    from halo.scale import Unit
+
+    s, job = setup.settings, setup.job
+    sampler = make_sampler(tasks, "auto", CurriculumSettings(), job.seed)
+    history: list[dict[str, Any]] = []
+    errored = 0
+    with _tracker(setup) as tracker:
+        await rollouts.sync_weights(setup.learner.model)  # hf: the actor samples with the learner's adapter
+        it = 0
+        while it < job.episodes:
+            batch = [(i, sampler.draw(1, i)[0]) for i in range(it, min(job.episodes, it + job.ray_workers))]
+            outs = await rollouts.run_searches([Unit(task=t, key=i) for i, t in batch], s,
+                                               reward_config=setup.rewards, timeout_s=setup.search_timeout_s)
+            last_ok = max((i for (i, _), out in zip(batch, outs) if "result" in out), default=None)
+            for (i, task), out in zip(batch, outs):
+                if "result" not in out:
+                    errored += 1
+                    stop = search_failed(setup, i, task, out["error"], errored)
+                    if stop is not None:
+                        raise stop
+                    continue
+                result, pid = out["result"], out.get("pid")
+                sampler.record(task, [result.success])
+                # the round's last update reaches the workers: vLLM hot-loads that adapter, or (in-process modes)
+                # the policy actor gets the learner's weights
+                m = await learn_from(setup, i, task, result, tracker, errored=errored,
+                                     search_wall_s=out.get("wall_s", result.budget.elapsed_s), sync=i == last_ok,
+                                     push=rollouts.sync_weights,
+                                     extra=lambda pid=pid: {"ray": {**rollouts.stats.as_dict(), "worker_pid": pid}})
+                history.append(m)
+                if on_iteration is not None:
+                    on_iteration(m)
+            it += len(batch)
+    return history
+
+
 async def run_mcts(job: MCTSJob, *, on_iteration: Callable[[dict[str, Any]], None] | None = None,
-                   site_urls: dict[str, str] | None = None) -> tuple[Any, list[dict[str, Any]]]:
+                   site_urls: dict[str, str] | None = None, console: Any = None) -> tuple[Any, list[dict[str, Any]]]:
     from halo.eval import local_sites, needs_local_sites, resolve_tasks
 
+    if job.ray is not None:
+        from halo.scale import check_address
+
+        check_address(job.ray, job.ray_workers)  # a bad --ray is an error before any model, site or browser
     setup = await setup_mcts(job)
     try:
+        if job.ray is not None:
+            return setup.run, await _run_mcts_ray(job, setup, on_iteration, console)
         with local_sites(needs_local_sites(job.tasks, job.sites), site_urls) as urls:
             tasks = resolve_tasks(job.tasks, job.sites, urls)
             history = await train_mcts(setup, tasks, on_iteration)
     finally:
         await setup.sampler.aclose()
     return setup.run, history
+
+
+async def _run_mcts_ray(job: MCTSJob, setup: MCTSSetup, on_iteration: Callable[[dict[str, Any]], None] | None,
+                        console: Any = None) -> list[dict[str, Any]]:
+    """MCTS whose searches run on Ray rollout workers (each with REAL-local on its own node when local)."""
+    from halo.eval import resolve_tasks
+    from halo.scale import RayRollouts, connect, shutdown, sites_of
+
+    info = connect(job.ray, job.ray_workers)
+    try:
+        tasks = resolve_tasks(job.tasks, job.sites, None)  # default URLs: each worker retargets to its own sites
+        rollouts = RayRollouts(setup.mode, setup.sampler, workers=job.ray_workers, sites=sites_of(tasks),
+                               unit_timeout_s=setup.search_timeout_s, critic=setup.ray_critic,
+                               lora=setup.learner.lora if setup.mode.backend == "hf" else None)
+        if console is not None:
+            console.print(f"Ray: {info['address']} ({info['nodes']} node(s), {info['cpus']} CPUs), "
+                          f"{job.ray_workers} rollout workers, one search each at a time")
+        async with rollouts:
+            return await train_mcts_ray(setup, tasks, rollouts, on_iteration)
+    finally:
+        if info["started"]:
+            shutdown()

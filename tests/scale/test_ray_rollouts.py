@@ -23,15 +23,6 @@ MAX_STEPS = 3
 
 
 @pytest.fixture(scope="module")
-def ray_cluster():
-    import ray
-
-    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, logging_level="ERROR")
-    yield ray
-    ray.shutdown()
-
-
-@pytest.fixture(scope="module")
 def tiny_mode(tiny_model):
     from halo.policy.modes import get_mode
 

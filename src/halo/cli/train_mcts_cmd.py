@@ -7,7 +7,17 @@ import asyncio
 import typer
 from rich.console import Console
 
-from halo.cli.common import checked_sets, config_option, log_option, modes_file_option, run_name_option, set_option
+from halo.cli.common import (
+    checked_sets,
+    config_option,
+    log_option,
+    modes_file_option,
+    ray_address_option,
+    ray_option,
+    ray_target,
+    run_name_option,
+    set_option,
+)
 
 
 def mcts_line(m: dict) -> str:
@@ -54,6 +64,11 @@ def register(train_app: typer.Typer) -> None:
         modes_file: str = modes_file_option(),
         sets: list[str] = set_option(),
         log: str = log_option(),
+        ray: bool = ray_option(),
+        ray_address: str = ray_address_option(),
+        ray_workers: int = typer.Option(2, "--ray-workers", help="with --ray: rollout workers (Ray actors, one "
+                                                                 "browser each), each running whole searches; "
+                                                                 "this many searches per round"),
     ) -> None:
         """MCTS (Agent Q) on branchable envs, step-level DPO on the LoRA, adapters as GRPO saves them."""
         from halo.errors import HaloError
@@ -78,9 +93,11 @@ def register(train_app: typer.Typer) -> None:
                       mcts_overrides={k: v for k, v in over.items() if v is not None},
                       optim_overrides={k: v for k, v in dict(lr=lr).items() if v is not None},
                       lora_overrides={k: v for k, v in dict(rank=lora_rank).items() if v is not None},
-                      sets=sets, modes_file=modes_file, log=log)
+                      sets=sets, modes_file=modes_file, log=log, ray=ray_target(ray, ray_address),
+                      ray_workers=ray_workers)
         try:
-            run, history = asyncio.run(run_mcts(job, on_iteration=lambda m: console.print(mcts_line(m))))
+            run, history = asyncio.run(run_mcts(job, on_iteration=lambda m: console.print(mcts_line(m)),
+                                                console=console))
         except HaloError as e:
             console.print(f"[red]error:[/] {e}", highlight=False)
             raise typer.Exit(2) from None

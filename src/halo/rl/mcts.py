@@ -64,10 +64,15 @@ class Budget:
     restores: int = 0
     restore_s: float = 0.0
     t0: float = field(default_factory=time.perf_counter)
+    frozen_s: float | None = None  # the search's wall time, once it ended (``freeze``)
 
     @property
     def elapsed_s(self) -> float:
-        return time.perf_counter() - self.t0
+        return self.frozen_s if self.frozen_s is not None else time.perf_counter() - self.t0
+
+    def freeze(self) -> None:
+        """The search ended: its wall time stops here (and means the same in another process)."""
+        self.frozen_s = time.perf_counter() - self.t0
 
     def exhausted(self) -> bool:
         return bool((self.max_steps and self.steps >= self.max_steps) or (self.max_s and self.elapsed_s >= self.max_s))
@@ -197,7 +202,9 @@ class MCTSExplorer:
                 await self._execute(node, edge)
             path.append(edge)
             node = edge.child
-        return SearchResult(root=first, path=path, episode=self._episode(path, node), budget=self.budget,
+        episode = self._episode(path, node)
+        self.budget.freeze()
+        return SearchResult(root=first, path=path, episode=episode, budget=self.budget,
                             successes_found=self.successes_found, simulations=self.simulations)
 
     def best(self, node: Node) -> Edge | None:
@@ -300,6 +307,16 @@ class MCTSExplorer:
         ep.final_obs = last.obs
         ep.wall_time = self.budget.elapsed_s
         return ep
+
+
+def portable_result(result: SearchResult) -> SearchResult:
+    """The result without its browser snapshots (handles to one worker's pages and site sessions): what a Ray rollout
+    worker sends back, everything the DPO update, ``tree_record`` and the run directory read (in place)."""
+    if result.budget.frozen_s is None:
+        result.budget.freeze()
+    for node in result.root.walk():
+        node.snapshot = None
+    return result
 
 
 # ---------------------------------------------------------------- what a tree gives to learn from and to look at

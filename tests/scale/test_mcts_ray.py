@@ -1,0 +1,173 @@
+"""`halo train mcts --ray`: whole MCTS searches on Ray rollout workers (local two-worker cluster, the tiny model in a
+policy actor), the DPO update in the driver, the same run directory as the local path.
+
+With the same seed the Ray path's search equals the local one node for node: one search at a time samples from one
+model whose generator is seeded per call (``seed + calls``), so the actor sees the same calls in the same order as
+the local sampler. The worker killed here dies as its search is dispatched (before any policy call); a worker killed
+after some of its policy calls would leave the actor's call counter ahead, and the re-run search would sample other
+actions (it still runs, on the other worker). URLs and timings differ (each worker serves REAL-local on its own
+ports)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+pytest.importorskip("ray")
+pytest.importorskip("torch")
+
+pytestmark = [pytest.mark.browser, pytest.mark.ml, pytest.mark.timeout(300)]
+
+TASKS = ["omnizon.department@train"]
+# small enough for 2 busy cores, big enough for siblings (margin 0: every sibling pair with different tokens)
+SEARCH = {"simulations": 3, "children": 3, "depth": 1, "max_steps": 2, "margin": 0.0}
+DETERMINISTIC = ("task", "success_rate", "mean_reward", "episode_length", "action_validity", "frac_reward_zero_std",
+                 "tokens", "successes_found", "simulations", "env_steps", "restores", "tree_nodes", "pairs",
+                 "pg_items", "errored")
+
+
+def _job(tmp_path, tiny_model, name, **kw):
+    from halo.train_mcts import MCTSJob
+
+    return MCTSJob(**{"tasks": TASKS, "mode": "tiny", "episodes": 1, "run_name": name, "runs_dir": str(tmp_path),
+                      "seed": 0, "mode_overrides": {"model": tiny_model, "seed": 0}, "mcts_overrides": dict(SEARCH),
+                      **kw})
+
+
+def _tree(path) -> dict:
+    t = json.loads(path.read_text())
+    for n in t["nodes"]:
+        n.pop("url")
+    return {k: v for k, v in t.items() if k not in ("wall_s", "restore_s")}
+
+
+def _lines(path, drop=()) -> list[dict]:
+    return [{k: v for k, v in json.loads(x).items() if k not in drop} for x in path.read_text().splitlines()]
+
+
+def _files(root) -> list[str]:
+    return sorted(str(p.relative_to(root)) for p in root.rglob("*") if "checkpoints" not in p.parts)
+
+
+async def test_mcts_via_ray_equals_local_survives_a_killed_worker_and_writes_the_run_dir(ray_cluster, tiny_model,
+                                                                                        tmp_path, monkeypatch):
+    import halo.scale
+    from halo.train_mcts import run_mcts
+
+    run_local, h_local = await run_mcts(_job(tmp_path, tiny_model, "local"))
+
+    killed = []
+
+    class KillFirst(halo.scale.RayRollouts):  # the first search sent to worker 0 dies with it
+        def __init__(self, *a, **kw):
+            super().__init__(*a, **kw, on_dispatch=self.kill_first)
+
+        def kill_first(self, wi, worker, unit):
+            if wi == 0 and not killed:
+                killed.append(unit.task.id)
+                ray_cluster.kill(worker)
+
+    monkeypatch.setattr(halo.scale, "RayRollouts", KillFirst)
+    run_ray, h_ray = await run_mcts(_job(tmp_path, tiny_model, "ray", ray="local", ray_workers=2))
+
+    a, b = run_local.path, run_ray.path
+    assert len(h_local) == len(h_ray) == 1 and killed
+    ray_m = h_ray[0]["ray"]
+    # the killed worker's search ran again on the other worker; the weights reached the actor at the start and
+    # after the update
+    assert (ray_m["units"], ray_m["retried"], ray_m["workers_lost"], ray_m["failed"]) == (2, 1, 1, 0)
+    assert ray_m["weight_syncs"] == 2
+    # the same run directory: tree, its screenshots, the episode, pairs, metrics, config, checkpoint
+    assert _files(a) == _files(b) and "trees/it0000.json" in _files(b) and "pairs.jsonl" in _files(b)
+    assert (b / "checkpoints" / "latest").exists() and (b / "checkpoints" / "iter_000000").exists()
+    # the same search: nodes, actions, visits, Q values, rewards, pairs, the episode's replies and logprobs
+    tree = _tree(b / "trees" / "it0000.json")
+    assert tree == _tree(a / "trees" / "it0000.json") and len(tree["nodes"]) >= 3
+    pairs = _lines(b / "pairs.jsonl", drop=("url",))
+    assert pairs and pairs == _lines(a / "pairs.jsonl", drop=("url",))
+    step_keys = ("url", "next_url", "timings", "wall_time", "id")  # id: the explorer object's
+    assert _lines(b / "episodes" / "it0000.jsonl", step_keys) == _lines(a / "episodes" / "it0000.jsonl", step_keys)
+    ml, mr = h_local[0], h_ray[0]
+    assert {k: mr[k] for k in DETERMINISTIC} == {k: ml[k] for k in DETERMINISTIC}
+    assert mr["dpo_loss"] == pytest.approx(ml["dpo_loss"], rel=1e-4) and mr["pairs"] > 0
+    logged = _lines(b / "metrics.jsonl")
+    assert logged[-1]["ray"]["workers_lost"] == 1 and "ray" not in _lines(a / "metrics.jsonl")[-1]
+    cfg = (b / "config.yaml").read_text()
+    assert "workers: 2" in cfg and "address: local" in cfg
+
+
+async def test_a_search_past_its_deadline_is_errored_with_the_reason_not_waited_for(ray_cluster):
+    from halo.eval import resolve_tasks
+    from halo.policy.modes import get_mode
+    from halo.rl.mcts import MCTSSettings
+    from halo.scale import RayRollouts, Unit, sites_of
+
+    # one worker, a deadline no search meets: killed at 1 s, no worker left for the retry -> errored, no hang (a
+    # server mode: nothing to load; the search never gets past the unanswered policy server anyway)
+    (task,) = resolve_tasks(TASKS, "local", None)[:1]
+    rollouts = RayRollouts(get_mode("tiny_vllm"), None, workers=1, sites=sites_of([task]), unit_timeout_s=600,
+                           call_timeout_s=30)
+    async with rollouts:
+        (out,) = await rollouts.run_searches([Unit(task=task)], MCTSSettings(simulations=2, children=2, max_steps=2),
+                                             timeout_s=1)
+    assert out["error"].startswith("rollout worker lost") and "no rollout worker left" in out["error"]
+    assert "missed the unit's 1 s deadline" in out["error"]
+    assert (rollouts.stats.units, rollouts.stats.workers_lost, rollouts.stats.retried) == (1, 1, 1)
+
+
+async def test_errored_searches_are_logged_and_too_many_stop_the_run(tmp_path):
+    from types import SimpleNamespace
+
+    from halo.errors import HaloError
+    from halo.eval import resolve_tasks
+    from halo.rl.dpo import DPOSettings
+    from halo.rl.mcts import MCTSSettings
+    from halo.runs import RunDir
+    from halo.train_mcts import MCTSJob, MCTSSetup, train_mcts_ray
+
+    class Lost:  # every search comes back as a worker lost past its retries
+        def __init__(self):
+            self.rounds = []
+
+        async def sync_weights(self, model):
+            pass
+
+        async def run_searches(self, units, settings, **kw):
+            self.rounds.append([u.key for u in units])
+            return [{"error": "rollout worker lost: worker 0 died (RayActorError); 2 retries spent"} for _ in units]
+
+    job = MCTSJob(tasks=TASKS, episodes=5, ray="local", ray_workers=2)
+    setup = MCTSSetup(job=job, run=RunDir(tmp_path, "lost"), mode=None, sampler=None,
+                      learner=SimpleNamespace(model=None), settings=MCTSSettings(max_steps=2), dpo=DPOSettings(),
+                      rewards=None)
+    rollouts = Lost()
+    with pytest.raises(HaloError, match="3 of 3 searches failed.*rollout worker lost"):
+        await train_mcts_ray(setup, resolve_tasks(TASKS, "local", None), rollouts)
+    assert rollouts.rounds == [[0, 1], [2, 3]]  # rounds of --ray-workers searches, stopped in the second
+    logged = _lines(setup.run.path / "metrics.jsonl")
+    assert [m["searched_episode"] for m in logged] == [0, 1, 2] and all(m["kind"] == "errored" for m in logged)
+
+
+@pytest.mark.parametrize("args,message", [(["--ray-address", "127.0.0.1:1"], "Ray head is not reachable"),
+                                          (["--ray", "--ray-workers", "0"], "--ray-workers must be >= 1"),
+                                          (["--ray", "--critic", "same"], "can only answer with actions")])
+def test_cli_refuses_bad_ray_flags_before_anything_starts(args, message, tmp_path):
+    from typer.testing import CliRunner
+
+    from halo.cli import app
+
+    r = CliRunner().invoke(app, ["train", "mcts", "--mode", "tiny", "--tasks", "omnizon.department@train",
+                                 "--episodes", "1", "--runs-dir", str(tmp_path), *args])
+    assert r.exit_code == 2, r.output
+    assert message in " ".join(r.output.split()) and not list(tmp_path.iterdir())  # no run dir, no browser
+
+
+def test_critics_the_workers_can_build():
+    from halo.errors import ConfigError
+    from halo.train_mcts import ray_critic
+
+    assert ray_critic("none") is None and ray_critic("same") == "same"
+    assert ray_critic("gpt_baseline").backend == "openai"  # its server is called from the workers
+    with pytest.raises(ConfigError, match="only answer with actions"):
+        ray_critic("tiny")
