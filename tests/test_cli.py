@@ -18,6 +18,7 @@ def test_tasks_counts_v2_by_site():
     assert r.exit_code == 0, r.output
     assert "121 tasks" in r.output and "gomail" in r.output and "21" in r.output and "topwork" in r.output
     assert "networkin" in r.output
+    assert "v2.gocalendar-11: never graded SUCCESS" in " ".join(r.output.split())  # listed, out of the task sets
     r = _runner().invoke(app, ["tasks", "--site", "zilloft", "--goals"], env={"COLUMNS": "200"})
     assert r.exit_code == 0 and "v2.zilloft-2" in r.output
 

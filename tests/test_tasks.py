@@ -42,3 +42,21 @@ def test_grade_runs_agisdk_scripts_and_can_both_pass_and_fail():
             "initialfinaldiff": {"added": {}, "deleted": {}, "updated": {"email": {"emails": upd}}}}
     g = grade(task, done, "Done")
     assert g.success and g.reward == 1.0 and g.details[0]["passed"]
+
+
+def test_a_task_no_state_can_pass_is_listed_but_out_of_the_task_sets():
+    """gocalendar-11's script is empty: `halo tasks --local` lists it, `--tasks local` / `--tasks gocalendar` (what
+    training takes) leave it out, and its id still runs it."""
+    from halo.eval import resolve_tasks
+    from halo.tasks import UNGRADABLE
+
+    assert set(UNGRADABLE) == {"v2.gocalendar-11"}
+    urls = {s: "http://127.0.0.1:1" for s in LOCAL_SITES}
+    assert "v2.gocalendar-11" in {t.id for t in list_tasks("v2", "gocalendar", sites="local", site_urls=urls)}
+    whole = {t.id for t in resolve_tasks(["local"], "local", urls)}
+    assert len(whole) == 120 and "v2.gocalendar-11" not in whole
+    cal = [t.id for t in resolve_tasks(["gocalendar"], "local", urls)]
+    assert len(cal) == 9 and "v2.gocalendar-11" not in cal
+    assert "v2.gocalendar-11" not in {t.id for t in resolve_tasks(["gocalendar"], "remote")}
+    (t,) = resolve_tasks(["gocalendar-11"], "local", urls)
+    assert t.id == "v2.gocalendar-11" and not t.rewardable and get_task("v2.gocalendar-12").rewardable

@@ -89,7 +89,8 @@ def resolve_tasks(refs: Sequence[str], sites: str = "local", site_urls: dict[str
                   goal: str | None = None) -> list[Any]:
     """Task ids (``v2.gomail-1`` or ``gomail-1``), site names (all their tasks), ``local`` (every REAL-local
     task), task-family specs (``gomail.open@train``, ``halo.families``; always on REAL-local) or page URLs (a
-    plain page with ``goal``)."""
+    plain page with ``goal``). A site name or ``local`` leaves out the tasks no final state can pass
+    (``halo.tasks.UNGRADABLE``: gocalendar-11, whose script is empty); named by id, such a task still runs."""
     from halo.families import is_family_spec, resolve_family_spec
     from halo.tasks import LOCAL_SITES, get_task, list_tasks, page_task
 
@@ -102,12 +103,12 @@ def resolve_tasks(refs: Sequence[str], sites: str = "local", site_urls: dict[str
         elif ref.startswith(("http://", "https://", "file://")):
             out.append(page_task(ref, goal=goal or "Explore the page.", task_id=f"page-{i}"))
         elif ref == "local":
-            out += list_tasks(site=None, sites="local", site_urls=site_urls)
+            out += [t for t in list_tasks(site=None, sites="local", site_urls=site_urls) if t.rewardable]
         elif ref in LOCAL_SITES or (sites == "remote" and "-" not in ref and "." not in ref):
             found = list_tasks(site=ref, sites=sites, site_urls=site_urls)
             if not found:
                 raise ConfigError(f"no tasks on site {ref!r}; list them with `halo tasks`")
-            out += found
+            out += [t for t in found if t.rewardable]
         else:
             out.append(get_task(ref, sites=sites, site_urls=site_urls))
     if not out:

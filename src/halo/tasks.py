@@ -20,6 +20,12 @@ DEFAULT_VERSION = "v2"
 LOCAL_SITES = ("gomail", "gocalendar", "omnizon", "zilloft", "dashdish", "opendining", "udriver", "staynb", "marrisuite",
                "networkin", "topwork")
 SitesMode = Literal["remote", "local"]
+# REAL tasks no final state can pass: listed (``halo tasks``, ``list_tasks``) for completeness and runnable by id, but
+# left out of the task sets training and evaluation take by name (``local``, a site: ``halo.eval.resolve_tasks``), as
+# an episode there can never be rewarded. Each with the reason.
+UNGRADABLE: dict[str, str] = {
+    "v2.gocalendar-11": "its eval script (eval_gocalendar_11.py) is empty: agisdk grades every final state FAILURE",
+}
 
 
 @dataclass(frozen=True)
@@ -42,6 +48,11 @@ class Task:
     def graded(self) -> bool:
         """Whether a terminal action gets a verdict (REAL's scripts or a family's checks)."""
         return bool(self.eval_scripts or self.family)
+
+    @property
+    def rewardable(self) -> bool:
+        """False for a task no final state can pass (``UNGRADABLE``); such a task stays out of task sets."""
+        return self.id not in UNGRADABLE
 
     @property
     def split(self) -> str:

@@ -21,7 +21,7 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """List REAL tasks (default: v2), counted by site, or one per line with --goals; --families lists the task
         families instead (with --goals, a sample goal of each)."""
-        from halo.tasks import list_tasks
+        from halo.tasks import UNGRADABLE, list_tasks
 
         console = Console()
         if families:
@@ -39,13 +39,16 @@ def register(app: typer.Typer) -> None:
                                        f"{' on REAL-local' if local else ''}; sites: {', '.join(known)}",
                                        highlight=False)
             raise typer.Exit(2)
+        never = [task.id for task in found if not task.rewardable]
+        note = (f"{', '.join(never)}: never graded SUCCESS ({'; '.join(UNGRADABLE[i] for i in never)}); left out of "
+                f"the task sets (--tasks local, --tasks SITE), run by id only") if never else None
         if goals:
-            t = Table("task", "goal", title=f"{len(found)} tasks")
+            t = Table("task", "goal", title=f"{len(found)} tasks", caption=note)
             for task in found:
-                t.add_row(task.id, task.goal)
+                t.add_row(task.id + ("" if task.rewardable else " *"), task.goal)
         else:
             counts = Counter((task.version, task.site) for task in found)
-            t = Table("version", "site", "tasks", title=f"{len(found)} tasks")
+            t = Table("version", "site", "tasks", title=f"{len(found)} tasks", caption=note)
             for (v, s), n in sorted(counts.items()):
                 t.add_row(v, s, str(n))
         console.print(t)
