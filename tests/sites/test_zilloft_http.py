@@ -252,7 +252,7 @@ def test_every_header_and_footer_link_leads_to_a_page_of_its_own(urls):
     with HttpEpisode(urls["zilloft"], "v2.zilloft-9") as ep:
         page = ep.client.get("/").text
         head = page[page.index("<header"):page.index("</header>")] + page[page.index("<footer"):]
-        links = dict((text, href) for href, text in re.findall(r'<a[^>]*href="([^"]+)"[^>]*>([^<]+)</a>', head))
+        links = {text: href for href, text in re.findall(r'<a[^>]*href="([^"]+)"[^>]*>([^<]+)</a>', head)}
         assert "Sign in" not in links
         for text in ("Sell", "Home Loans", "Agent finder", "Manage Rentals", "Advertise", "Help"):
             href = links[text]

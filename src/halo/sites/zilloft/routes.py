@@ -190,16 +190,16 @@ async def saved_page(request: Request) -> Response:
 # ---------------------------------------------------------------- the header's other pages
 _INFO = {
     "sell": ("Sell your home with Zilloft", [
-        ("Sell with a listing agent", "A local agent prices your home, markets it on Zilloft and negotiates with "
-                                      "buyers. Compare agents near you in the agent finder."),
-        ("Sell it yourself", "List your home for sale by owner: add photos and details, set your price and "
-                             "answer buyers' questions yourself."),
-        ("Know what it's worth", "Recent sales of similar homes nearby are the best guide to a listing price; a "
-                                 "listing agent prepares a comparative market analysis for free."),
+        ("Sell with a listing agent", ("A local agent prices your home, markets it on Zilloft and negotiates with "
+                                       "buyers. Compare agents near you in the agent finder.")),
+        ("Sell it yourself", ("List your home for sale by owner: add photos and details, set your price and "
+                              "answer buyers' questions yourself.")),
+        ("Know what it's worth", ("Recent sales of similar homes nearby are the best guide to a listing price; a "
+                                  "listing agent prepares a comparative market analysis for free.")),
     ]),
     "rental-manager": ("Zilloft Rental Manager", [
-        ("List your rental", "Post a rental listing with photos, rent and lease terms; it shows up in renters' "
-                             "searches."),
+        ("List your rental", ("Post a rental listing with photos, rent and lease terms; it shows up in renters' "
+                              "searches.")),
         ("Screen applicants", "Renters apply online with credit and background reports you can review."),
         ("Collect rent", "Set up monthly rent payments, late fees and reminders in one place."),
     ]),
@@ -211,14 +211,14 @@ _INFO = {
 }
 
 HELP = (
-    ("How do I search for homes?", "Type a city, neighborhood, ZIP code or address in the search box, then narrow "
-                                   "the results with the price, beds, baths, square feet and home type filters."),
-    ("How do I save a home?", "Tap the heart on a home's card or its page. Your saved homes are under Saved Homes at "
-                              "the top of every page."),
-    ("How do I request a tour?", "Open the home's page, choose Request a tour, pick a day and a time, and fill in "
-                                 "your name, email and phone. The listing agent contacts you to confirm."),
-    ("How do I contact an agent?", "On a home's page, choose Contact agent, write your message and your preferred "
-                                   "day and time to talk."),
+    ("How do I search for homes?", ("Type a city, neighborhood, ZIP code or address in the search box, then narrow "
+                                    "the results with the price, beds, baths, square feet and home type filters.")),
+    ("How do I save a home?", ("Tap the heart on a home's card or its page. Your saved homes are under Saved Homes at "
+                               "the top of every page.")),
+    ("How do I request a tour?", ("Open the home's page, choose Request a tour, pick a day and a time, and fill in "
+                                  "your name, email and phone. The listing agent contacts you to confirm.")),
+    ("How do I contact an agent?", ("On a home's page, choose Contact agent, write your message and your preferred "
+                                    "day and time to talk.")),
     ("How are results sorted?", "Homes for You first; you can sort by price, newest, bedrooms, bathrooms or size."),
 )
 RATES = (("30-year fixed", 6.87), ("20-year fixed", 6.62), ("15-year fixed", 6.10), ("7/6 ARM", 6.55))
