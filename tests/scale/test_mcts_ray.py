@@ -149,6 +149,62 @@ async def test_errored_searches_are_logged_and_too_many_stop_the_run(tmp_path):
     assert [m["searched_episode"] for m in logged] == [0, 1, 2] and all(m["kind"] == "errored" for m in logged)
 
 
+def _fixture_server(replies):
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "policy"))
+    from policy_chat_server import FixtureChatServer
+
+    server = FixtureChatServer()
+    server.replies = list(replies)
+    server.start()
+    return server
+
+
+def _reply(text: str) -> str:
+    return ('<tool_call>\n{"name": "browser", "arguments": {"action": "send_msg_to_user", "text": "' + text +
+            '"}}\n</tool_call>')
+
+
+async def test_mcts_via_ray_on_a_vllm_server_hot_loads_each_rounds_adapter_and_asks_a_critic_server(
+        ray_cluster, tiny_model, tmp_path, monkeypatch):
+    """The vLLM path (a loopback server speaking vLLM's API stands in): the workers sample from the server, the
+    driver's learner (the tiny model) learns, each round's adapter is hot-loaded and the next round's searches
+    ask for it; the critic (another server's mode) is asked from the workers."""
+    from halo.policy import modes
+    from halo.train_mcts import run_mcts
+
+    policy = _fixture_server([_reply("Electronics"), _reply("a portable Bluetooth speaker")])
+    critic = _fixture_server(["Progress: 0.7"])
+    get_mode = modes.get_mode
+
+    def fixture_modes(name, *a, **kw):  # gpt_baseline, the critic, on the second server
+        mode = get_mode(name, *a, **kw)
+        return mode.with_overrides(base_url=critic.url, model="fixture-model") if name == "gpt_baseline" else mode
+
+    monkeypatch.setattr(modes, "get_mode", fixture_modes)
+    try:
+        run, history = await run_mcts(_job(tmp_path, tiny_model, "vllm", mode="tiny_vllm", episodes=2, ray="local",
+                                           ray_workers=1, critic="gpt_baseline", learner_model=tiny_model,
+                                           mode_overrides={"base_url": policy.url, "model": "fixture-model"}))
+    finally:
+        policy.stop()
+        critic.stop()
+    assert len(history) == 2 and all(m["pairs"] > 0 and m["errored"] == 0 for m in history)
+    # round 1 sampled the base model; its adapter was hot-loaded, and round 2's searches asked for it; round 2's
+    # adapter is the one loaded at the end
+    asked = [r["model"] for r in policy.requests]
+    first = f"halo-{run.path.name}-v000000"
+    assert list(dict.fromkeys(asked)) == ["fixture-model", first]
+    assert f"halo-{run.path.name}-v000001" in policy.adapters
+    assert all(m["time_sync"] > 0 and m["ray"]["weight_syncs"] == 0 for m in history)  # no policy actor here
+    assert critic.requests  # the critic was asked from the worker; its 0.7 is in the tree
+    tree = json.loads((run.path / "trees" / "it0000.json").read_text())
+    assert 0.7 in {n["critic"] for n in tree["nodes"]}
+    assert (run.path / "checkpoints" / "adapter_v000000").exists()
+
+
 @pytest.mark.parametrize("args,message", [(["--ray-address", "127.0.0.1:1"], "Ray head is not reachable"),
                                           (["--ray", "--ray-workers", "0"], "--ray-workers must be >= 1"),
                                           (["--ray", "--critic", "same"], "can only answer with actions")])
