@@ -10,7 +10,8 @@ numbers go to bench/results/<out>.json and a plot beside it.
 Targets (issue 11): a one-step family from its random rate to >= 80% within 10 CPU-minutes per seed, on 3 of 3
 seeds; a 2-4-step family +30 points within 20 CPU-minutes.
 
-Run: .venv/bin/python bench/learning_check.py --family omnizon.department --budget-min 10 --out learning_1step.json
+Run: .venv/bin/python bench/learning_check.py --family omnizon.department --budget-min 10 \
+         --out learning_1step_end_on_success.json
 """
 
 from __future__ import annotations
@@ -165,11 +166,13 @@ def main() -> None:
     p.add_argument("--budget-min", type=float, default=10.0, help="CPU minutes of training per seed")
     p.add_argument("--max-iterations", type=int, default=400)
     p.add_argument("--group", type=int, default=8)
-    p.add_argument("--tasks-per-iteration", type=int, default=2)
-    p.add_argument("--max-steps", type=int, default=3)
+    p.add_argument("--tasks-per-iteration", type=int, default=4)
+    p.add_argument("--max-steps", type=int, default=1,
+                   help="steps per episode (a family episode ends when its checks pass: 1 = one decision)")
     p.add_argument("--lr", type=float, default=3e-3)
     p.add_argument("--update-epochs", type=int, default=1)
-    p.add_argument("--entropy-coef", type=float, default=0.0, help="entropy bonus on each sampled choice")
+    p.add_argument("--entropy-coef", type=float, default=0.04,
+                   help="entropy bonus on each sampled choice (0.1-0.3 kept the tiny policy uniform)")
     p.add_argument("--lora-rank", type=int, default=8)
     p.add_argument("--train-head", action=argparse.BooleanOptionalAction, default=True,
                    help="train lm_head in full beside the adapter (a random head caps the logit gaps LoRA can make)")
