@@ -149,14 +149,21 @@ async def test_errored_searches_are_logged_and_too_many_stop_the_run(tmp_path):
     assert [m["searched_episode"] for m in logged] == [0, 1, 2] and all(m["kind"] == "errored" for m in logged)
 
 
-def _fixture_server(replies):
+def _fixture_server(replies, on_request=None):
+    """The loopback vLLM-API fixture of tests/policy; ``on_request(body)`` sees each chat request first."""
     import sys
     from pathlib import Path
 
     sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "policy"))
     from policy_chat_server import FixtureChatServer
 
-    server = FixtureChatServer()
+    class Server(FixtureChatServer):
+        async def _chat(self, request):
+            if on_request is not None:
+                on_request(await request.json())
+            return await super()._chat(request)
+
+    server = Server()
     server.replies = list(replies)
     server.start()
     return server
@@ -167,15 +174,34 @@ def _reply(text: str) -> str:
             '"}}\n</tool_call>')
 
 
-async def test_mcts_via_ray_on_a_vllm_server_hot_loads_each_rounds_adapter_and_asks_a_critic_server(
+async def test_mcts_via_ray_on_a_vllm_server_survives_a_worker_killed_mid_search_and_hot_loads_adapters(
         ray_cluster, tiny_model, tmp_path, monkeypatch):
-    """The vLLM path (a loopback server speaking vLLM's API stands in): the workers sample from the server, the
-    driver's learner (the tiny model) learns, each round's adapter is hot-loaded and the next round's searches
-    ask for it; the critic (another server's mode) is asked from the workers."""
+    """The vLLM path (a loopback server speaking vLLM's API stands in; its replies do not depend on the call, so a
+    re-run search is the same search): two workers search, the driver's learner (the tiny model) learns, each round's
+    last adapter is hot-loaded and the next round's searches ask for it; the critic (another server's mode) is asked
+    from the workers. Worker 0 is killed while its search waits for a policy reply: the search is re-run on worker
+    1, and worker 0 is replaced before the next round."""
+    import halo.scale
     from halo.policy import modes
     from halo.train_mcts import run_mcts
 
-    policy = _fixture_server([_reply("Electronics"), _reply("a portable Bluetooth speaker")])
+    target = {}  # the goal of worker 0's first search, and worker 0
+
+    def kill_on_its_first_request(body):
+        if target.get("goal") and target["goal"] in json.dumps(body, ensure_ascii=False):
+            del target["goal"]
+            ray_cluster.kill(target.pop("worker"))
+
+    class Watch(halo.scale.RayRollouts):
+        def __init__(self, *a, **kw):
+            super().__init__(*a, **kw, on_dispatch=self.watch)
+
+        def watch(self, wi, worker, unit):
+            if wi == 0 and "done" not in target:
+                target.update(goal=unit.task.goal, worker=worker, done=True)
+
+    policy = _fixture_server([_reply("Electronics"), _reply("a portable Bluetooth speaker")],
+                             on_request=kill_on_its_first_request)
     critic = _fixture_server(["Progress: 0.7"])
     get_mode = modes.get_mode
 
@@ -184,25 +210,30 @@ async def test_mcts_via_ray_on_a_vllm_server_hot_loads_each_rounds_adapter_and_a
         return mode.with_overrides(base_url=critic.url, model="fixture-model") if name == "gpt_baseline" else mode
 
     monkeypatch.setattr(modes, "get_mode", fixture_modes)
+    monkeypatch.setattr(halo.scale, "RayRollouts", Watch)
     try:
-        run, history = await run_mcts(_job(tmp_path, tiny_model, "vllm", mode="tiny_vllm", episodes=2, ray="local",
-                                           ray_workers=1, critic="gpt_baseline", learner_model=tiny_model,
-                                           mode_overrides={"base_url": policy.url, "model": "fixture-model"}))
+        run, history = await run_mcts(_job(tmp_path, tiny_model, "vllm", mode="tiny_vllm", episodes=3, ray="local",
+                                           ray_workers=2, critic="gpt_baseline", learner_model=tiny_model,
+                                           mode_overrides={"base_url": policy.url, "model": "fixture-model"},
+                                           mcts_overrides={**SEARCH, "simulations": 2, "children": 2}))
     finally:
         policy.stop()
         critic.stop()
-    assert len(history) == 2 and all(m["pairs"] > 0 and m["errored"] == 0 for m in history)
-    # round 1 sampled the base model; its adapter was hot-loaded, and round 2's searches asked for it; round 2's
-    # adapter is the one loaded at the end
+    assert target == {"done": True}  # worker 0 was killed mid-search
+    assert len(history) == 3 and all(m["pairs"] > 0 and m["errored"] == 0 for m in history)
+    ray_m = history[-1]["ray"]
+    assert (ray_m["workers_lost"], ray_m["retried"], ray_m["failed"], ray_m["respawned"]) == (1, 1, 0, 1)
+    assert ray_m["units"] == 4 and ray_m["weight_syncs"] == 0  # no policy actor here
+    # round 1 (iterations 0 and 1) sampled the base model; the adapter of its last update was hot-loaded and round
+    # 2 asked for it; every iteration's adapter is saved, round 2's is the one loaded at the end
     asked = [r["model"] for r in policy.requests]
-    first = f"halo-{run.path.name}-v000000"
-    assert list(dict.fromkeys(asked)) == ["fixture-model", first]
-    assert f"halo-{run.path.name}-v000001" in policy.adapters
-    assert all(m["time_sync"] > 0 and m["ray"]["weight_syncs"] == 0 for m in history)  # no policy actor here
-    assert critic.requests  # the critic was asked from the worker; its 0.7 is in the tree
+    assert list(dict.fromkeys(asked)) == ["fixture-model", f"halo-{run.path.name}-v000001"]
+    assert f"halo-{run.path.name}-v000002" in policy.adapters
+    assert [m["time_sync"] > 0 for m in history] == [False, True, True]
+    assert all((run.path / "checkpoints" / f"adapter_v{i:06d}").exists() for i in range(3))
+    assert critic.requests  # the critic was asked from the workers; its 0.7 is in the trees
     tree = json.loads((run.path / "trees" / "it0000.json").read_text())
     assert 0.7 in {n["critic"] for n in tree["nodes"]}
-    assert (run.path / "checkpoints" / "adapter_v000000").exists()
 
 
 @pytest.mark.parametrize("args,message", [(["--ray-address", "127.0.0.1:1"], "Ray head is not reachable"),
