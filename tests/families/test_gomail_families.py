@@ -108,3 +108,34 @@ async def test_a_family_episode_ends_when_its_checks_pass(families_pool, family_
         assert not res.done and res.info.grade is None
     finally:
         await env.close()
+
+
+@pytest.mark.browser
+async def test_a_connection_dropped_under_a_state_read_is_tried_once_more(families_pool, family_site_urls):
+    """A keep-alive socket the site closed as the request went out (ECONNRESET, seen under load) costs one more try,
+    not the episode; a second drop is the site's failure, reported as such."""
+    from halo.env.env import BrowserEnv
+    from halo.errors import SiteError
+    from halo.families import family_task
+
+    env = BrowserEnv(families_pool, max_steps=3)
+    try:
+        await env.reset(family_task(get_family("gomail.folder").instance(0), family_site_urls))
+        request = env._ctx.request
+        real_get, drops = request.get, []
+
+        async def flaky(url, **kw):
+            if len(drops) < want:
+                drops.append(url)
+                raise Exception("APIRequestContext.get: read ECONNRESET")
+            return await real_get(url, **kw)
+
+        request.get = flaky
+        want = 1
+        assert "differences" in await env.finish_state() and len(drops) == 1
+        want, drops[:] = 2, []
+        with pytest.raises(SiteError, match="ECONNRESET"):
+            await env.finish_state()
+        assert len(drops) == 2
+    finally:
+        await env.close()

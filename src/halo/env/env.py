@@ -47,6 +47,8 @@ RESET_TIMEOUT_MS = 30_000
 OBSERVE_TIMEOUT_S = 15.0
 NAV_SETTLE_S = 3.0  # longest wait for a navigation the action started (domcontentloaded), then observe anyway
 EPISODE_TIMEOUT_S = 900.0  # default wall-clock deadline of one episode (configs: episode.episode_timeout_s)
+# a request's connection closed under it (the site's keep-alive socket closed as the request went out): retried once
+DROPPED = ("ECONNRESET", "socket hang up", "EPIPE")
 EPISODE_DEADLINE = "episode deadline"  # how errors of episodes that ran out of time begin (halo.rl.health counts them)
 # what a recycled context's tab clears per origin: everything but cookies (the site session stays readable until the
 # next reset, which clears every cookie)
@@ -378,13 +380,26 @@ class BrowserEnv:
                             allowed_origin=origin if block else None, cdp=self._cdp,
                             first_history_index=first)
 
+    async def _get(self, url: str, timeout_ms: float) -> Any:
+        """GET through the context's request client, once more if the connection dropped under it (a keep-alive
+        socket the server closed as the request went out: ECONNRESET, seen under load). Every such GET here reads
+        state or resets it to the same thing, so a second try is safe."""
+        for attempt in (1, 2):
+            try:
+                return await self._ctx.request.get(url, timeout=timeout_ms)
+            except Exception as e:
+                if attempt == 2 or not any(m in str(e) for m in DROPPED):
+                    raise
+                log.info("GET %s: %s; trying once more", url, short_error(e))
+        raise AssertionError("unreachable")
+
     async def _local_setup(self, task: Any) -> None:
         """agisdk's setup on REAL-local: ``/config`` through the context's request client, which shares the context's
         cookie jar (the session cookie it sets is the one the site's pages then send). agisdk's read of ``/finish``
         after it changes nothing on REAL-local, so it is left out."""
         url = f"{task.base_url}/config?run_id={self.run_id}&task_id={task.id}&latency=0"
         try:
-            resp = await self._call(self._ctx.request.get(url, timeout=self.nav_timeout_ms), f"GET {url}",
+            resp = await self._call(self._get(url, self.nav_timeout_ms), f"GET {url}",
                                     self.nav_timeout_ms / 1000 + 5, browser=False)
         except HaloError:
             raise
@@ -839,8 +854,7 @@ class BrowserEnv:
         if self.task.local and self.real_setup == "request":  # REAL-local: the same JSON, without a page load
             url = f"{self.task.base_url}/finish.json"
             try:
-                resp = await asyncio.wait_for(self._ctx.request.get(url, timeout=self.nav_timeout_ms),
-                                              self.nav_timeout_ms / 1000 + 5)
+                resp = await asyncio.wait_for(self._get(url, self.nav_timeout_ms), 2 * (self.nav_timeout_ms / 1000 + 5))
                 if resp.status >= 400:
                     raise SiteError(f"{url} answered HTTP {resp.status}")
                 state = await asyncio.wait_for(resp.json(), self.action_timeout_ms / 1000 + 5)
@@ -939,8 +953,7 @@ class BrowserEnv:
         if self._finish_read is not None and self._finish_read[0] == self._step:
             return self._finish_read[1]  # read once per step: validation and progress share it
         try:
-            resp = await asyncio.wait_for(self._ctx.request.get(f"{self.task.base_url}/finish.json", timeout=5000),
-                                          timeout=6)
+            resp = await asyncio.wait_for(self._get(f"{self.task.base_url}/finish.json", 5000), timeout=12)
             state = await resp.json() if resp.ok else None
         except Exception:  # progress is shaping: an unreadable state pays nothing, it never fails the step
             return None
@@ -955,8 +968,8 @@ class BrowserEnv:
                 not self.task.protocol:
             return None
         try:
-            resp = await asyncio.wait_for(self._ctx.request.get(f"{self.task.base_url}/__halo/state_key",
-                                                                timeout=5000), timeout=6)
+            resp = await asyncio.wait_for(self._get(f"{self.task.base_url}/__halo/state_key", 5000),
+                                          timeout=12)
             site = (await resp.json())["key"] if resp.ok else None
         except Exception:  # the key is an optimisation of credit assignment, never a reason to fail a step
             return None

@@ -36,8 +36,10 @@ def _servers(sites: Iterable[str | SiteSpec], host: str, port: int | None, log_l
     for site in sites:
         spec = site if isinstance(site, SiteSpec) else load_spec(site)
         p = site_port(spec.name, port) if port is not None else _free_port(host)
+        # keep-alive well past the browsers' idle reuse: a socket the server closes as a request reuses it is an
+        # ECONNRESET for that request (uvicorn's default is 5 s)
         cfg = uvicorn.Config(build_app(spec), host=host, port=p, log_level=log_level, access_log=False,
-                             lifespan="off")
+                             lifespan="off", timeout_keep_alive=75)
         out[spec.name] = uvicorn.Server(cfg)
     return out
 
