@@ -91,8 +91,10 @@
     $("#pop-description-line").hidden = !ev.description;
     $("#pop-edit").hidden = ev.kind === "task";
     $("#pop-done").hidden = ev.kind !== "task";
-    $("#pop-done").setAttribute("aria-label", ev.completed ? "Mark uncompleted" : "Mark completed");
-    $("#pop-delete").setAttribute("aria-label", ev.kind === "task" ? "Delete task" : "Delete event");
+    const doneName = ev.completed ? "Mark uncompleted" : "Mark completed";
+    const deleteName = ev.kind === "task" ? "Delete task" : "Delete event";
+    $("#pop-done").setAttribute("aria-label", doneName); $("#pop-done").title = doneName;
+    $("#pop-delete").setAttribute("aria-label", deleteName); $("#pop-delete").title = deleteName;
     pop.hidden = false;
     const r = btn.getBoundingClientRect(), w = pop.offsetWidth, h = pop.offsetHeight;
     let left = r.right + 8;

@@ -126,7 +126,7 @@
     chip.title = email;
     chip.appendChild(document.createTextNode(name || email));
     const x = document.createElement("button");
-    x.type = "button"; x.className = "chip-x"; x.setAttribute("aria-label", "Remove " + (name || email));
+    x.type = "button"; x.className = "chip-x"; x.setAttribute("aria-label", "Remove " + (name || email)); x.title = "Remove " + (name || email);
     x.textContent = "×";
     x.addEventListener("click", () => chip.remove());
     chip.appendChild(x);
