@@ -137,3 +137,28 @@ async def test_an_empty_message_asks_before_it_is_sent(run_episode):
     res, _ = await run_episode("v2.gomail-4", empty)
     (sent,) = res.info.grade.finish_state["differences"]["emails"]["added"]
     assert sent["subject"] == "" and sent["to"] == ["kevin.moore@example.com"] and sent["sent"] is True
+
+
+async def test_row_hover_actions_act_on_that_email(run_episode):
+    from halo.env import actions as A
+
+    async def hover_row(d, subject):
+        await d.step(A.Hover(d.find("checkbox", f"Select conversation: {subject}").id))
+
+    async def hover(d):
+        assert not d.has("button", "Archive", exact=True) and not d.has("button", "Snooze", exact=True)
+        await hover_row(d, "Sales pipeline update")  # Gmail's hover actions appear at the row's right
+        assert d.has("button", "Archive", exact=True) and d.has("button", "Snooze", exact=True)
+        assert d.has("button", "Delete", exact=True) and d.has("button", "Mark as", exact=False)
+        await d.click("button", "Archive", exact=True)
+        assert d.sees("Conversation archived") and not d.has("checkbox", "Select conversation: Sales pipeline update")
+        await hover_row(d, "Meeting agenda for Thursday")
+        await d.click("button", "Snooze", exact=True)
+        await d.click("menuitem", "Tomorrow")
+        assert d.sees("Conversation snoozed until Fri, Jul 19")
+        assert not d.has("checkbox", "Select conversation: Meeting agenda for Thursday")
+
+    res, _ = await run_episode("v2.gomail-16", hover)
+    diff = res.info.grade.finish_state["differences"]["emails"]
+    assert diff["updated"] == [{"id": "35", "archived": True}]  # that email only, nothing was selected
+    assert [e["id"] for e in diff["deleted"]] == ["41"]  # a snoozed email leaves the collection, as on REAL

@@ -111,6 +111,27 @@
     $$(".menu-item", menu).forEach(it => it.addEventListener("click", () => { menu.hidden = true; onPick(it); }));
   }
   wireMenu("snooze-open", "snooze-menu", it => act("snooze", { until: it.dataset.until }));
+
+  // ------------------------------------------------------------ row hover actions (Gmail's, on that one email)
+  $$("[data-row-action]").forEach(b => b.addEventListener("click", (ev) => {
+    ev.preventDefault(); ev.stopPropagation();
+    navPost("/do/emails", { action: b.dataset.rowAction, ids: [b.closest(".row-actions").dataset.id] });
+  }));
+  const rowSnoozeMenu = $("#row-snooze-menu");
+  let rowSnoozeId = null;
+  $$(".row-snooze").forEach(b => b.addEventListener("click", (ev) => {
+    ev.preventDefault(); ev.stopPropagation();
+    closeMenus(rowSnoozeMenu);
+    rowSnoozeId = b.closest(".row-actions").dataset.id;
+    const r = b.getBoundingClientRect();
+    rowSnoozeMenu.style.top = r.bottom + "px";
+    rowSnoozeMenu.style.left = Math.max(0, r.right - 220) + "px";
+    rowSnoozeMenu.hidden = false;
+  }));
+  if (rowSnoozeMenu) $$(".menu-item", rowSnoozeMenu).forEach(it => it.addEventListener("click", () => {
+    rowSnoozeMenu.hidden = true;
+    if (rowSnoozeId) navPost("/do/emails", { action: "snooze", ids: [rowSnoozeId], until: it.dataset.until });
+  }));
   wireMenu("labels-open", "labels-menu", it => act("label", { label: it.dataset.label }));
   document.addEventListener("click", (ev) => { if (!ev.target.closest(".menu")) closeMenus(); });
 
