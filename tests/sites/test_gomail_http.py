@@ -330,3 +330,13 @@ def test_a_forward_carries_gmails_header_and_the_original(url):
                            "&lt;carol.adams@example.com&gt;<br>Date: Fri, Jul 12, 2024 at 8:47 AM<br>")
     assert "<br>Subject: Meeting agenda for Thursday<br>To: Sam Taylor &lt;" in body
     assert body.endswith(original["content"] + "</div>")
+
+
+def test_inbox_shows_todays_mail_with_times_and_older_mail_with_dates(url):
+    """As Gmail: today's mails (2024-07-18) show their time, older ones their date, so "today" can be read off."""
+    with client(url) as c:
+        page = c.get("/").text
+    dates = dict(re.findall(r'<div class="row[^"]*" role="listitem" data-id="(\d+)">.*?<span class="date">(.*?)</span>',
+                            page, re.S))
+    assert dates["46"].endswith(("AM", "PM")) and dates["47"].endswith(("AM", "PM"))
+    assert re.fullmatch(r"Jul \d+", dates["41"]) and dates["41"] != "Jul 18"

@@ -293,3 +293,16 @@ def test_an_incomplete_request_form_names_what_is_missing(urls, path, body, says
         r = ep.client.post(path, json={"homeId": "90801", **body})
         err = r.json()["error"]
         assert r.status_code == 400 and says in err and "None" not in err, err
+
+
+def test_tour_date_picker_marks_today(urls):
+    """Zillow's date picker shows today (no tours that day): the first day one can book is visibly tomorrow."""
+    import re
+
+    with HttpEpisode(urls["zilloft"], "v2.zilloft-1") as ep:
+        home = re.search(r'href="(/homedetails/[^"]+)"', search(ep, "San Francisco, CA")).group(1)
+        page = ep.client.get(home).text
+    radios = re.findall(r'<input type="radio" name="date"[^>]*>', page)
+    assert 'aria-label="Today, Thursday, July 18"' in radios[0] and " disabled" in radios[0]
+    assert 'aria-label="Friday, July 19"' in radios[1] and "disabled" not in radios[1]
+    assert ">Today<b>18</b>Jul</label>" in page

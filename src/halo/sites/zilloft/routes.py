@@ -172,7 +172,7 @@ async def homedetails(request: Request) -> Response:
     _at(request)
     dates = st.tour_dates()
     payment = round(h.price * 0.8 * 0.0066 + h.price * 0.0012)
-    return _page("homedetails.html", h=h, dates=dates, times=st.TIMES, tour_types=st.TOUR_TYPES,
+    return _page("homedetails.html", h=h, dates=dates, today=st.TODAY, times=st.TIMES, tour_types=st.TOUR_TYPES,
                  first_day=f"{dates[0].strftime('%A')}", saved=h.id in _saved_ids(request), payment=payment,
                  description=_description(h))
 
