@@ -234,3 +234,13 @@ def test_create_starts_today_when_the_view_shows_it(view, shown, want):
     from halo.sites.gocalendar.routes import _range, default_date
 
     assert default_date(view, shown, _range(view, shown)[2]) == want
+
+
+def test_today_is_shown(url):
+    """As Google Calendar: the "Today" button is named with today's date and the logo shows today's day number, on
+    any week viewed, so "tomorrow" can be read off the page."""
+    with client(url) as c:
+        for path in ("/", "/r/week/2024/8/14", "/r/month/2024/6/3", "/r/day/2024/7/19"):
+            page = c.get(path).text
+            assert 'aria-label="Today, Thursday, July 18"' in page, path
+            assert '<span class="logo-mark" aria-hidden="true">18</span>' in page, path
