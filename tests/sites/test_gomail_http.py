@@ -337,6 +337,6 @@ def test_inbox_shows_todays_mail_with_times_and_older_mail_with_dates(url):
     with client(url) as c:
         page = c.get("/").text
     dates = dict(re.findall(r'<div class="row[^"]*" role="listitem" data-id="(\d+)">.*?<span class="date">(.*?)</span>',
-                            page, re.S))
+                            page, re.DOTALL))
     assert dates["46"].endswith(("AM", "PM")) and dates["47"].endswith(("AM", "PM"))
     assert re.fullmatch(r"Jul \d+", dates["41"]) and dates["41"] != "Jul 18"

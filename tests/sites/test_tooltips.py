@@ -9,16 +9,15 @@ import re
 
 import httpx
 import pytest
-
 from site_helpers import site_url
 
-TAG = re.compile(r"<(button|a)\b([^>]*)>(.*?)</\1>", re.S)
+TAG = re.compile(r"<(button|a)\b([^>]*)>(.*?)</\1>", re.DOTALL)
 ATTR = re.compile(r'([\w-]+)="([^"]*)"')
 GLYPHS = {"×", "♥", "✕", "‹", "›"}
 
 
 def icon_only(inner: str) -> bool:
-    text = html.unescape(re.sub(r"<[^>]*>", "", re.sub(r"<svg\b.*?</svg>", "", inner, flags=re.S))).strip()
+    text = html.unescape(re.sub(r"<[^>]*>", "", re.sub(r"<svg\b.*?</svg>", "", inner, flags=re.DOTALL))).strip()
     return "<svg" in inner and not text or text in GLYPHS
 
 
