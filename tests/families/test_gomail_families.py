@@ -87,9 +87,9 @@ async def test_a_family_episode_ends_when_its_checks_pass(families_pool, family_
     from family_oracles_gomail import FOLDER_LINKS
     from site_helpers import Driver
 
+    from halo.env import actions as A
     from halo.env.env import BrowserEnv
     from halo.families import family_task
-    from halo.env import actions as A
     from halo.tasks import get_task
 
     inst = get_family("gomail.folder").instance(3)
@@ -114,6 +114,8 @@ async def test_a_family_episode_ends_when_its_checks_pass(families_pool, family_
 async def test_a_connection_dropped_under_a_state_read_is_tried_once_more(families_pool, family_site_urls):
     """A keep-alive socket the site closed as the request went out (ECONNRESET, seen under load) costs one more try,
     not the episode; a second drop is the site's failure, reported as such."""
+    from playwright.async_api import Error as PlaywrightError
+
     from halo.env.env import BrowserEnv
     from halo.errors import SiteError
     from halo.families import family_task
@@ -127,7 +129,7 @@ async def test_a_connection_dropped_under_a_state_read_is_tried_once_more(famili
         async def flaky(url, **kw):
             if len(drops) < want:
                 drops.append(url)
-                raise Exception("APIRequestContext.get: read ECONNRESET")
+                raise PlaywrightError("APIRequestContext.get: read ECONNRESET")
             return await real_get(url, **kw)
 
         request.get = flaky

@@ -557,7 +557,7 @@ class BrowserEnv:
         obs, _ = await self._observe(None)
         doc = self._obs_doc
         self._step = snap.step - len(snap.since_nav)
-        self._finish_read = None  # another branch's reads are not this state's
+        self._finish_read = None  # another branch's reads are not this state's (a replayed step's read is)
         for a in snap.since_nav:  # UI state that lives only in the page: the same actions on the same document
             res = await self._step_bounded(a, StepInfo(), time.perf_counter())
             if res.info.errored or res.done or self._obs_doc != doc:
@@ -569,7 +569,6 @@ class BrowserEnv:
         self._history.clear()
         self._history.extend(snap.history)
         self._step = snap.step
-        self._finish_read = None
         obs = dataclasses.replace(obs, step=snap.step, last_actions=snap.history,
                                   last_action_error=snap.obs.last_action_error)
         self._last_obs = obs
