@@ -1,0 +1,1128 @@
+"""Photo-like pictures for REAL-local's sites, drawn offline with Pillow and numpy (no third-party images, no network).
+
+REAL's sites and the apps they clone show photographs; flat icons would teach a VLM that every product is an icon.
+These are procedural scenes instead: a backdrop (a white studio sweep, a tinted paper backdrop, or a wall over a
+wooden table), an object built of shaded parts (soft edges, a directional light, a specular highlight), its soft
+contact shadow, a vignette and sensor grain. Every picture is a pure function of its arguments: the same seed gives
+the same bytes, two seeds give two pictures.
+
+Public API (stable; other sites build on it):
+
+- ``product_photo(kind, seed, size=320, color=None, fmt="jpeg") -> bytes``: a product shot of one of ``KINDS``
+  ("laptop", "phone", "headphones", "sofa", ...); ``color`` ("#rrggbb") is the object's main colour (else drawn
+  from the seed). ``kind_for(text)`` picks a kind from a product's title or category.
+- ``house_photo(seed, w=640, h=420, style=None, fmt="jpeg") -> bytes``: a street-side photo of a home; ``style`` is
+  one of ``HOUSE_STYLES`` ("house", "townhouse", "condo"), else drawn from the seed.
+- ``product_image`` / ``house_image``: the same as ``PIL.Image.Image`` (uncached), to compose further.
+- Primitives for other scenes: ``Canvas`` (a float RGB image with ``mask_*`` builders, ``paint`` of a shaded part,
+  ``shadow``, ``gradient``, ``finish``), ``rng_for(*seed)``, ``rgb(colour)``.
+- ``CONTENT_TYPES`` maps ``fmt`` ("jpeg", "webp") to the HTTP content type.
+
+Encoded pictures are cached in memory (LRU) and on disk under ``cache_dir()``: ``$HALO_IMAGE_CACHE`` if set ("off"
+disables the disk cache), else ``$XDG_CACHE_HOME/halo/imagery`` or ``~/.cache/halo/imagery``, one folder per
+``VERSION`` (bump it when a drawing changes). A first drawing takes a few milliseconds; a cached one microseconds.
+"""
+
+from __future__ import annotations
+
+import colorsys
+import hashlib
+import io
+import math
+import os
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from PIL import Image, ImageDraw, ImageFilter
+
+VERSION = 1
+SS = 3  # masks are drawn at this multiple of the picture's size, then reduced: anti-aliased edges
+CONTENT_TYPES = {"jpeg": "image/jpeg", "webp": "image/webp"}
+HOUSE_STYLES = ("house", "townhouse", "condo")
+
+Color = str | Sequence[float]
+
+
+# ---------------------------------------------------------------- small helpers
+def rng_for(*seed: Any) -> np.random.Generator:
+    """A numpy Generator fully determined by ``seed`` (any reprs: ints, strings, tuples)."""
+    h = hashlib.sha256(repr(seed).encode()).digest()
+    return np.random.default_rng(int.from_bytes(h[:8], "little"))
+
+
+def rgb(c: Color) -> np.ndarray:
+    """"#rrggbb" (or "#rgb") or a 0..1 triple -> float32 array of 3 in 0..1."""
+    if isinstance(c, str):
+        s = c.lstrip("#")
+        if len(s) == 3:
+            s = "".join(ch * 2 for ch in s)
+        return np.array([int(s[i:i + 2], 16) / 255 for i in (0, 2, 4)], np.float32)
+    return np.asarray(c, np.float32)[:3]
+
+
+def hsv(h: float, s: float, v: float) -> np.ndarray:
+    return np.array(colorsys.hsv_to_rgb(h % 1.0, min(max(s, 0), 1), min(max(v, 0), 1)), np.float32)
+
+
+def shift(c: Color, dv: float = 0.0, ds: float = 0.0, dh: float = 0.0) -> np.ndarray:
+    """The colour ``c`` lighter/darker (dv), more/less saturated (ds), hue-turned (dh)."""
+    h, s, v = colorsys.rgb_to_hsv(*map(float, rgb(c)))
+    return hsv(h + dh, s + ds, v + dv)
+
+
+def _blur(a: np.ndarray, radius: float) -> np.ndarray:
+    """Gaussian blur of a 0..1 float map (through an 8-bit Pillow image: fast, and plenty for shading)."""
+    if radius <= 0.3:
+        return a
+    im = Image.fromarray(np.clip(a * 255 + 0.5, 0, 255).astype(np.uint8), "L")
+    return np.asarray(im.filter(ImageFilter.GaussianBlur(float(radius))), np.float32) / 255
+
+
+# ---------------------------------------------------------------- the canvas
+class Canvas:
+    """An RGB picture in floats (``px``: H x W x 3, 0..1) and the primitives of a procedural photo. Coordinates are
+    fractions of the width (x) and height (y), so a drawing is the same at any size."""
+
+    def __init__(self, w: int, h: int, rng: np.random.Generator, light: tuple[float, float] = (-0.55, -0.8)):
+        self.w, self.h, self.rng = int(w), int(h), rng
+        self.px = np.ones((self.h, self.w, 3), np.float32)
+        self.light = light  # where the light comes from (x, y; up-left by default)
+        yy, xx = np.mgrid[0:self.h, 0:self.w].astype(np.float32)
+        self.yy, self.xx = (yy + 0.5) / self.h, (xx + 0.5) / self.w
+
+    # ---- masks (float H x W, 0..1, anti-aliased; drawn only over the shape's box)
+    def _mask(self, draw: Callable[[ImageDraw.ImageDraw, Callable], None],
+              box: tuple[float, float, float, float] = (0.0, 0.0, 1.0, 1.0)) -> np.ndarray:
+        px0 = max(0, math.floor(box[0] * self.w) - 1)
+        py0 = max(0, math.floor(box[1] * self.h) - 1)
+        px1 = min(self.w, math.ceil(box[2] * self.w) + 2)
+        py1 = min(self.h, math.ceil(box[3] * self.h) + 2)
+        out = np.zeros((self.h, self.w), np.float32)
+        if px1 <= px0 or py1 <= py0:
+            return out
+        W, H = self.w * SS, self.h * SS
+        im = Image.new("L", ((px1 - px0) * SS, (py1 - py0) * SS), 0)
+
+        def P(x: float, y: float) -> tuple[float, float]:
+            return (x * W - px0 * SS, y * H - py0 * SS)
+
+        draw(ImageDraw.Draw(im), P)
+        small = im.resize((px1 - px0, py1 - py0), Image.BOX)
+        out[py0:py1, px0:px1] = np.asarray(small, np.float32) * (1 / 255)
+        return out
+
+    def mask_ellipse(self, cx: float, cy: float, rx: float, ry: float) -> np.ndarray:
+        return self._mask(lambda d, P: d.ellipse([P(cx - rx, cy - ry), P(cx + rx, cy + ry)], fill=255),
+                          (cx - rx, cy - ry, cx + rx, cy + ry))
+
+    def mask_rect(self, x0: float, y0: float, x1: float, y1: float, r: float = 0.0) -> np.ndarray:
+        """A rectangle; ``r`` is the corner radius as a fraction of the width."""
+        x0, x1, y0, y1 = min(x0, x1), max(x0, x1), min(y0, y1), max(y0, y1)
+
+        def draw(d, P):
+            a, b = P(x0, y0), P(x1, y1)
+            rad = r * self.w * SS
+            if rad > 0:
+                d.rounded_rectangle([a, b], radius=min(rad, (b[0] - a[0]) / 2, (b[1] - a[1]) / 2), fill=255)
+            else:
+                d.rectangle([a, b], fill=255)
+        return self._mask(draw, (x0, y0, x1, y1))
+
+    def mask_poly(self, pts: Sequence[tuple[float, float]]) -> np.ndarray:
+        xs, ys = [p[0] for p in pts], [p[1] for p in pts]
+        return self._mask(lambda d, P: d.polygon([P(x, y) for x, y in pts], fill=255),
+                          (min(xs), min(ys), max(xs), max(ys)))
+
+    def mask_line(self, pts: Sequence[tuple[float, float]], width: float, round_ends: bool = True) -> np.ndarray:
+        """A polyline ``width`` (fraction of the width) thick."""
+        def draw(d, P):
+            wpx = max(1, int(width * self.w * SS))
+            q = [P(x, y) for x, y in pts]
+            d.line(q, fill=255, width=wpx, joint="curve")
+            if round_ends:
+                for x, y in (q[0], q[-1]):
+                    d.ellipse([x - wpx / 2, y - wpx / 2, x + wpx / 2, y + wpx / 2], fill=255)
+        xs, ys = [p[0] for p in pts], [p[1] for p in pts]
+        hw, hh = width, width * self.w / self.h
+        return self._mask(draw, (min(xs) - hw, min(ys) - hh, max(xs) + hw, max(ys) + hh))
+
+    def mask_lines(self, segs: Sequence[tuple[tuple[float, float], tuple[float, float]]],
+                   width_px: int = 1) -> np.ndarray:
+        """Many thin straight lines (siding, shingles, seams) in one mask, ``width_px`` pixels wide."""
+        def draw(d, P):
+            for a, b in segs:
+                d.line([P(*a), P(*b)], fill=255, width=max(1, width_px * SS))
+        return self._mask(draw)
+
+    def mask_arc(self, cx: float, cy: float, rx: float, ry: float, a0: float, a1: float, width: float) -> np.ndarray:
+        """An elliptic arc from angle a0 to a1 (degrees, 0 = right, clockwise as on screen)."""
+        n = max(8, int(abs(a1 - a0) / 4))
+        pts = [(cx + rx * math.cos(math.radians(a0 + (a1 - a0) * i / n)),
+                cy + ry * math.sin(math.radians(a0 + (a1 - a0) * i / n))) for i in range(n + 1)]
+        return self.mask_line(pts, width)
+
+    @staticmethod
+    def box_of(mask: np.ndarray, thresh: float = 0.004) -> tuple[int, int, int, int] | None:
+        """(y0, y1, x0, x1) of the mask's non-zero pixels, None if empty."""
+        rows, cols = (mask > thresh).any(1), (mask > thresh).any(0)
+        if not rows.any():
+            return None
+        y0, y1 = int(rows.argmax()), len(rows) - int(rows[::-1].argmax())
+        x0, x1 = int(cols.argmax()), len(cols) - int(cols[::-1].argmax())
+        return y0, y1, x0, x1
+
+    # ---- fields
+    def gradient(self, top: Color, bottom: Color, y0: float = 0.0, y1: float = 1.0,
+                 mask: np.ndarray | None = None) -> None:
+        """A vertical gradient from ``top`` (at y0) to ``bottom`` (at y1), over the mask (default: everything)."""
+        t = np.clip((self.yy[:, :1] - y0) / max(1e-6, y1 - y0), 0, 1)[..., None]  # H x 1 x 1
+        col = rgb(top) * (1 - t) + rgb(bottom) * t
+        self.blend(np.broadcast_to(col, (self.h, self.w, 3)), mask)
+
+    def blend(self, col: np.ndarray, mask: np.ndarray | None = None) -> None:
+        """Lay ``col`` (a colour, or an H x W x 3 picture) over the picture through ``mask``."""
+        col = col if col.shape[:2] == (self.h, self.w) else np.broadcast_to(col.reshape(1, 1, 3),
+                                                                            (self.h, self.w, 3))
+        if mask is None:
+            self.px[:] = col
+            return
+        b = self.box_of(mask)
+        if b is None:
+            return
+        y0, y1, x0, x1 = b
+        a = mask[y0:y1, x0:x1, None]
+        sub = self.px[y0:y1, x0:x1]
+        self.px[y0:y1, x0:x1] = sub + (col[y0:y1, x0:x1] - sub) * a
+
+    def noise(self, scale: float, amount: float, mask: np.ndarray | None = None, streak: float = 1.0) -> np.ndarray:
+        """Smooth value noise (features about ``scale`` of the width; ``streak`` > 1 stretches it horizontally, as
+        wood grain), multiplied into the picture by ``amount``; returns the noise field (-1..1)."""
+        small = self.rng.uniform(-1, 1, (max(2, int(1 / scale) + 2), max(2, int(1 / (scale * streak)) + 2)))
+        im = Image.fromarray(((small + 1) * 127.5).astype(np.uint8), "L").resize((self.w, self.h), Image.BICUBIC)
+        n = np.asarray(im, np.float32) / 127.5 - 1
+        if amount:
+            f = (1 + amount * n)[..., None]
+            if mask is None:
+                self.px *= f
+            else:
+                a = mask[..., None]
+                self.px[:] = self.px * (1 - a) + self.px * f * a
+        return n
+
+    # ---- objects
+    def paint(self, mask: np.ndarray, color: Color, *, round: float = 0.05, gloss: float = 0.25,
+              light: float = 0.28, texture: float = 0.0, hl: tuple[float, float] = (0.3, 0.25),
+              hl_size: float = 0.18, flat: float = 0.0) -> None:
+        """Paint a part of an object: ``color`` shaded by a directional light across the part (``light``), darker
+        towards its edges as a rounded surface is (``round``: the falloff's width, a fraction of the picture), with
+        a soft specular highlight (``gloss``, at ``hl``: where in the part's box, 0..1) and optional grain."""
+        b = self.box_of(mask)
+        if b is None:
+            return
+        y0, y1, x0, x1 = b
+        m = mask[y0:y1, x0:x1]
+        bh, bw = y1 - y0, x1 - x0
+        u = (np.arange(bw, dtype=np.float32)[None, :] + 0.5) / bw - 0.5
+        v = (np.arange(bh, dtype=np.float32)[:, None] + 0.5) / bh - 0.5
+        lx, ly = self.light
+        shade = 1 + light * (lx * -u + ly * -v) * 2 * 0.5
+        if round > 0:
+            pad = int(round * self.w * 1.5) + 2
+            big = np.pad(m, pad)
+            inner = _blur(big, round * self.w)[pad:pad + bh, pad:pad + bw]
+            edge = np.clip(inner * 2.0, 0, 1) ** 0.6
+            shade = shade * (0.58 + 0.42 * edge) * (1 - flat) + flat * shade
+        col = rgb(color)[None, None, :] * shade[..., None]
+        if gloss > 0:
+            d2 = ((u - (hl[0] - 0.5)) / max(hl_size, 1e-3)) ** 2 + ((v - (hl[1] - 0.5)) / max(hl_size, 1e-3)) ** 2
+            spec = gloss * np.exp(-d2 * 2.0)
+            col = col + spec[..., None] * (1 - col)
+        if texture:
+            col = col * (1 + texture * self.rng.standard_normal((bh, bw, 1), dtype=np.float32))
+        a = m[..., None]
+        sub = self.px[y0:y1, x0:x1]
+        self.px[y0:y1, x0:x1] = sub * (1 - a) + np.clip(col, 0, 1) * a
+
+    def fill(self, mask: np.ndarray, color: Color) -> None:
+        """A flat colour (print, a label, a screen's glyphs)."""
+        self.blend(rgb(color)[None, None, :], mask)
+
+    def shadow(self, cx: float, cy: float, rx: float, ry: float, strength: float = 0.35,
+               blur: float = 0.03) -> None:
+        """A soft contact shadow (a blurred dark ellipse) under an object."""
+        pad = 3 * blur
+        m = self.mask_ellipse(cx, cy, rx + pad, ry + pad * self.w / self.h)  # the box the blur spreads to
+        m = _blur(self.mask_ellipse(cx, cy, rx, ry), blur * self.w) * (m > 0)
+        self.darken(m, strength)
+
+    def darken(self, mask: np.ndarray, strength: float, blur: float = 0.0) -> None:
+        m = _blur(mask, blur * self.w) if blur else mask
+        b = self.box_of(m)
+        if b is not None:
+            y0, y1, x0, x1 = b
+            self.px[y0:y1, x0:x1] *= (1 - strength * m[y0:y1, x0:x1])[..., None]
+
+    def finish(self, grain: float = 0.012, vignette: float = 0.10) -> Image.Image:
+        """Lens vignette and sensor grain, then 8-bit RGB."""
+        if vignette:
+            d = (self.xx - 0.5) ** 2 + (self.yy - 0.5) ** 2
+            self.px *= (1 - vignette * d * 2)[..., None]
+        if grain:
+            self.px += grain * self.rng.standard_normal(self.px.shape, dtype=np.float32)
+        return Image.fromarray(np.clip(self.px * 255 + 0.5, 0, 255).astype(np.uint8), "RGB")
+
+
+# ---------------------------------------------------------------- backdrops
+def _backdrop(c: Canvas, rng: np.random.Generator, scene: str | None = None) -> tuple[str, float]:
+    """Paint a backdrop; returns (scene, floor_y): where objects stand."""
+    scene = scene or str(rng.choice(["studio", "studio", "studio", "tint", "table"]))
+    if scene == "studio":  # a white seamless sweep, as most shop photos
+        g = float(rng.uniform(0.93, 0.99))
+        c.gradient((g, g, g), (g - 0.05, g - 0.05, g - 0.045))
+        c.px *= (1 + 0.04 * np.exp(-((c.xx - 0.45) ** 2 + (c.yy - 0.35) ** 2) * 4))[..., None]
+        return scene, float(rng.uniform(0.8, 0.86))
+    if scene == "tint":  # a pastel paper backdrop with a soft floor line
+        h = float(rng.uniform(0, 1))
+        top, bottom = hsv(h, rng.uniform(0.12, 0.3), rng.uniform(0.86, 0.96)), hsv(h, rng.uniform(0.15, 0.35),
+                                                                               rng.uniform(0.7, 0.84))
+        c.gradient(top, bottom)
+        c.noise(0.08, 0.015)
+        return scene, float(rng.uniform(0.8, 0.86))
+    # a wall over a wooden table, seen from a little above
+    horizon = float(rng.uniform(0.55, 0.66))
+    wall = hsv(rng.uniform(0.05, 0.6), rng.uniform(0.03, 0.16), rng.uniform(0.8, 0.95))
+    c.gradient(shift(wall, 0.03), shift(wall, -0.08), 0, horizon)
+    wood = hsv(rng.uniform(0.055, 0.1), rng.uniform(0.35, 0.6), rng.uniform(0.38, 0.72))
+    table = c.mask_rect(0, horizon, 1, 1)
+    c.gradient(shift(wood, -0.08), shift(wood, 0.06), horizon, 1, mask=table)
+    n = c.noise(0.03, 0.0, streak=6)
+    grain = (0.12 * np.sin((c.yy * 140 + n * 2.2) * math.pi) * (0.6 + 0.4 * n))[..., None]
+    c.px[:] = c.px * (1 - table[..., None]) + c.px * (1 + grain) * table[..., None]
+    c.darken(c.mask_rect(0, horizon - 0.004, 1, horizon + 0.012), 0.25, 0.006)
+    return "table", float(min(0.93, horizon + rng.uniform(0.18, 0.26)))
+
+
+# ---------------------------------------------------------------- products
+def _pick_color(rng: np.random.Generator) -> np.ndarray:
+    if rng.random() < 0.45:  # neutrals: black, graphite, silver, white
+        return hsv(rng.uniform(0, 1), rng.uniform(0, 0.06), float(rng.choice([0.12, 0.22, 0.45, 0.72, 0.9])))
+    return hsv(rng.uniform(0, 1), rng.uniform(0.35, 0.85), rng.uniform(0.35, 0.85))
+
+
+def _screen(c: Canvas, m: np.ndarray, rng: np.random.Generator) -> None:
+    """A lit screen: a wallpaper gradient with soft blobs and a glass reflection."""
+    h = float(rng.uniform(0, 1))
+    ys, xs = np.nonzero(m > 0.01)
+    y0, y1 = ys.min() / c.h, ys.max() / c.h
+    c.gradient(hsv(h, 0.7, 0.55), hsv(h + rng.uniform(0.1, 0.3), 0.8, 0.25), y0, y1, mask=m)
+    for _ in range(3):
+        cx, cy = rng.uniform(xs.min(), xs.max()) / c.w, rng.uniform(y0, y1)
+        r = (xs.max() - xs.min()) / c.w * rng.uniform(0.15, 0.4)
+        blob = _blur(c.mask_ellipse(cx, cy, r, r), r * c.w * 0.6) * m
+        c.blend(hsv(h + rng.uniform(-0.2, 0.4), 0.6, 0.9)[None, None, :], blob * 0.55)
+    refl = c.mask_poly([(xs.min() / c.w, y0), ((xs.min() + xs.max()) / 2 / c.w, y0),
+                        (xs.min() / c.w + 0.05, y1), (xs.min() / c.w, y1)]) * m
+    c.blend(np.ones(3, np.float32)[None, None, :], refl * 0.08)
+
+
+def _laptop(c, col, rng, fy):
+    x0, x1, top = 0.5 - rng.uniform(0.3, 0.36), 0.5 + rng.uniform(0.3, 0.36), rng.uniform(0.16, 0.24)
+    hinge = fy - rng.uniform(0.12, 0.15)
+    c.shadow(0.5, fy - 0.01, (x1 - x0) * 0.58, 0.035, 0.4)
+    deck = c.mask_poly([(x0 + 0.02, hinge), (x1 - 0.02, hinge), (x1 + 0.05, fy), (x0 - 0.05, fy)])
+    c.paint(deck, col, round=0.01, gloss=0.15, light=0.3)
+    for r in range(4):  # keyboard rows
+        yy = hinge + 0.012 + r * (fy - hinge - 0.05) / 5
+        inset = 0.03 + (4 - r) * 0.004
+        c.fill(c.mask_rect(x0 + inset + 0.02, yy, x1 - inset - 0.02, yy + (fy - hinge) / 8.5, 0.002),
+               shift(col, -0.45 if rgb(col).mean() > 0.3 else 0.12))
+    c.paint(c.mask_rect(0.43, fy - 0.035, 0.57, fy - 0.008, 0.004), shift(col, -0.06), round=0.004, gloss=0.0)
+    lid = c.mask_rect(x0 + 0.02, top, x1 - 0.02, hinge + 0.004, 0.012)
+    c.paint(lid, shift(col, -0.05), round=0.008, gloss=0.2)
+    scr = c.mask_rect(x0 + 0.04, top + 0.025, x1 - 0.04, hinge - 0.015, 0.003)
+    c.fill(scr, (0.03, 0.03, 0.04))
+    _screen(c, c.mask_rect(x0 + 0.047, top + 0.032, x1 - 0.047, hinge - 0.022), rng)
+
+
+def _phone(c, col, rng, fy, wide=False):
+    w = rng.uniform(0.26, 0.3) if not wide else rng.uniform(0.5, 0.58)
+    h = rng.uniform(0.6, 0.66) if not wide else rng.uniform(0.42, 0.5)
+    cx, y1 = 0.5 + (0.07 if not wide else 0.0), fy - 0.03
+    y0 = y1 - h
+    if not wide:  # a second phone behind, showing its back and cameras
+        bx = cx - 0.17
+        c.shadow(bx + 0.02, y1 - 0.02, w * 0.55, 0.03, 0.3)
+        back = c.mask_rect(bx - w / 2, y0 + 0.04, bx + w / 2, y1 - 0.02, 0.05)
+        c.paint(back, col, round=0.02, gloss=0.35, hl=(0.3, 0.2))
+        cam = c.mask_rect(bx - w / 2 + 0.02, y0 + 0.06, bx - w / 2 + 0.13, y0 + 0.2, 0.03)
+        c.paint(cam, shift(col, -0.1), round=0.01, gloss=0.2)
+        for k, (ox, oy) in enumerate(((0.045, 0.09), (0.045, 0.16), (0.1, 0.125))):
+            if k < 2 or rng.random() < 0.7:
+                c.paint(c.mask_ellipse(bx - w / 2 + ox, y0 + oy, 0.022, 0.022), (0.08, 0.08, 0.1), round=0.006,
+                        gloss=0.5)
+    c.shadow(cx + 0.02, y1, w * 0.55, 0.03, 0.35)
+    body = c.mask_rect(cx - w / 2, y0, cx + w / 2, y1, 0.045 if not wide else 0.03)
+    c.paint(body, shift(col, -0.25) if rgb(col).mean() > 0.5 else col, round=0.015, gloss=0.3)
+    b = 0.012
+    scr = c.mask_rect(cx - w / 2 + b, y0 + b * 1.2, cx + w / 2 - b, y1 - b * 1.2, 0.035 if not wide else 0.022)
+    c.fill(scr, (0.02, 0.02, 0.03))
+    _screen(c, c.mask_rect(cx - w / 2 + b + 0.004, y0 + b * 1.2 + 0.005, cx + w / 2 - b - 0.004,
+                           y1 - b * 1.2 - 0.005, 0.03 if not wide else 0.02), rng)
+    if not wide:
+        c.fill(c.mask_rect(cx - 0.035, y0 + 0.025, cx + 0.035, y0 + 0.045, 0.01), (0.01, 0.01, 0.01))
+        for i in range(4):
+            for j in range(3):
+                m = c.mask_rect(cx - w / 2 + 0.04 + j * (w - 0.08) / 3, y0 + 0.1 + i * 0.07,
+                                cx - w / 2 + 0.04 + j * (w - 0.08) / 3 + 0.045, y0 + 0.145 + i * 0.07, 0.012)
+                c.paint(m, hsv(rng.uniform(0, 1), 0.6, 0.9), round=0.003, gloss=0.2, light=0.1)
+
+
+def _tablet(c, col, rng, fy):
+    _phone(c, col, rng, fy, wide=True)
+
+
+def _headphones(c, col, rng, fy):
+    cx, cy, r = 0.5, 0.5, rng.uniform(0.24, 0.28)
+    c.shadow(cx, fy, r * 1.25, 0.04, 0.35)
+    band = c.mask_arc(cx, cy + 0.02, r, r * 1.05, 185, 355, 0.055)
+    c.paint(band, shift(col, -0.08), round=0.02, gloss=0.3)
+    pad = c.mask_arc(cx, cy + 0.02, r - 0.02, r * 1.05 - 0.02, 220, 320, 0.03)
+    c.paint(pad, shift(col, -0.2), round=0.012, gloss=0.1, texture=0.03)
+    for sx in (-1, 1):
+        ex = cx + sx * r * 0.98
+        c.paint(c.mask_rect(ex - 0.012, cy - 0.02, ex + 0.012, cy + 0.12, 0.01), (0.55, 0.56, 0.58), round=0.006)
+        cup = c.mask_ellipse(ex, cy + 0.2, 0.095, 0.14)
+        c.paint(cup, col, round=0.03, gloss=0.35, hl=(0.35 if sx < 0 else 0.6, 0.3))
+        cush = c.mask_ellipse(ex - sx * 0.05, cy + 0.2, 0.05, 0.125)
+        c.paint(cush, shift(col, -0.3, -0.2), round=0.02, gloss=0.1, texture=0.04)
+
+
+def _earbuds(c, col, rng, fy):
+    c.shadow(0.5, fy, 0.26, 0.04, 0.35)
+    case = c.mask_rect(0.3, fy - 0.3, 0.7, fy - 0.01, 0.09)
+    c.paint(case, col, round=0.05, gloss=0.4)
+    c.darken(c.mask_rect(0.3, fy - 0.2, 0.7, fy - 0.195), 0.3, 0.002)
+    c.fill(c.mask_ellipse(0.5, fy - 0.09, 0.01, 0.01), (0.3, 0.85, 0.4))
+    for bx in (0.36, 0.64):
+        c.shadow(bx + 0.02, fy - 0.33, 0.06, 0.015, 0.25)
+        c.paint(c.mask_rect(bx - 0.018, fy - 0.52, bx + 0.018, fy - 0.34, 0.02), col, round=0.01, gloss=0.4)
+        c.paint(c.mask_ellipse(bx, fy - 0.55, 0.055, 0.06), col, round=0.02, gloss=0.5)
+        c.paint(c.mask_ellipse(bx + 0.02, fy - 0.56, 0.025, 0.025), shift(col, -0.35), round=0.008, gloss=0.2)
+
+
+def _speaker(c, col, rng, fy):
+    if rng.random() < 0.5:  # a cylinder speaker
+        w, h = rng.uniform(0.2, 0.26), rng.uniform(0.46, 0.56)
+        c.shadow(0.5, fy, w * 1.1, 0.035, 0.4)
+        body = c.mask_rect(0.5 - w, fy - h, 0.5 + w, fy, 0.12)
+        c.paint(body, col, round=0.06, gloss=0.15, texture=0.05)
+        dots = c._mask(lambda d, P: [d.ellipse([P(0.5 - w + 0.03 + i * 0.025, fy - h + 0.08 + j * 0.025),
+                                               P(0.5 - w + 0.037 + i * 0.025, fy - h + 0.087 + j * 0.025)],
+                                              fill=255)
+                                     for i in range(int((2 * w - 0.05) / 0.025)) for j in range(int((h - 0.14) / 0.025))])
+        c.darken(dots, 0.3)
+        c.paint(c.mask_ellipse(0.5, fy - h + 0.05, w * 0.8, 0.025), shift(col, 0.12), round=0.01, gloss=0.3)
+    else:  # a boxy speaker with a grille and knobs
+        w, h = rng.uniform(0.3, 0.36), rng.uniform(0.32, 0.4)
+        c.shadow(0.5, fy, w * 1.05, 0.03, 0.4)
+        c.paint(c.mask_rect(0.5 - w, fy - h, 0.5 + w, fy, 0.03), col, round=0.03, gloss=0.15, texture=0.04)
+        gr = c.mask_rect(0.5 - w + 0.03, fy - h + 0.09, 0.5 + w - 0.03, fy - 0.03, 0.01)
+        c.paint(gr, shift(col, -0.3), round=0.01, gloss=0.05, texture=0.12)
+        for k in range(3):
+            c.paint(c.mask_ellipse(0.5 - w + 0.08 + k * 0.07, fy - h + 0.045, 0.02, 0.02), (0.75, 0.65, 0.4),
+                    round=0.006, gloss=0.5)
+
+
+def _watch(c, col, rng, fy):
+    cx, cy = 0.5, 0.48
+    strap = shift(col, -0.1) if rng.random() < 0.5 else hsv(rng.uniform(0, 1), 0.4, 0.4)
+    c.shadow(cx, fy, 0.2, 0.03, 0.3)
+    c.paint(c.mask_rect(cx - 0.09, 0.06, cx + 0.09, 0.94, 0.04), strap, round=0.03, gloss=0.15, texture=0.03)
+    square = rng.random() < 0.5
+    case = c.mask_rect(cx - 0.17, cy - 0.2, cx + 0.17, cy + 0.2, 0.06) if square else \
+        c.mask_ellipse(cx, cy, 0.19, 0.19)
+    c.paint(case, (0.78, 0.78, 0.8) if rgb(col).mean() < 0.4 else shift(col, -0.2), round=0.03, gloss=0.6)
+    face = c.mask_rect(cx - 0.14, cy - 0.17, cx + 0.14, cy + 0.17, 0.05) if square else \
+        c.mask_ellipse(cx, cy, 0.155, 0.155)
+    c.paint(face, (0.05, 0.05, 0.07), round=0.01, gloss=0.25)
+    for a in range(12):
+        x, y = cx + 0.13 * math.cos(a * math.pi / 6), cy + 0.13 * math.sin(a * math.pi / 6)
+        c.fill(c.mask_ellipse(x, y, 0.006, 0.006), (0.85, 0.85, 0.85))
+    a1, a2 = rng.uniform(0, 2 * math.pi), rng.uniform(0, 2 * math.pi)
+    c.fill(c.mask_line([(cx, cy), (cx + 0.07 * math.cos(a1), cy + 0.07 * math.sin(a1))], 0.012), (0.9, 0.9, 0.9))
+    c.fill(c.mask_line([(cx, cy), (cx + 0.11 * math.cos(a2), cy + 0.11 * math.sin(a2))], 0.008), (0.9, 0.9, 0.9))
+
+
+def _camera(c, col, rng, fy):
+    c.shadow(0.5, fy, 0.36, 0.035, 0.4)
+    c.paint(c.mask_rect(0.14, fy - 0.4, 0.86, fy - 0.02, 0.04), col, round=0.03, gloss=0.2, texture=0.05)
+    c.paint(c.mask_rect(0.2, fy - 0.47, 0.42, fy - 0.38, 0.02), shift(col, -0.05), round=0.015, gloss=0.2)
+    for r, v in ((0.19, 0.15), (0.15, 0.08), (0.11, 0.2), (0.07, 0.04)):
+        c.paint(c.mask_ellipse(0.54, fy - 0.21, r, r), (v, v, v + 0.02), round=0.02, gloss=0.45)
+    c.fill(c.mask_ellipse(0.51, fy - 0.24, 0.02, 0.02), (0.8, 0.85, 1.0))
+
+
+def _monitor(c, col, rng, fy, tv=False):
+    w = rng.uniform(0.38, 0.44)
+    h = w * (0.58 if tv else rng.uniform(0.55, 0.62))
+    top = fy - 0.1 - h - 0.06
+    c.shadow(0.5, fy, 0.2, 0.025, 0.4)
+    if tv:
+        for sx in (-1, 1):
+            c.paint(c.mask_poly([(0.5 + sx * w * 0.75, top + h), (0.5 + sx * (w * 0.75 + 0.02), top + h),
+                                 (0.5 + sx * (w * 0.8 + 0.03), fy), (0.5 + sx * (w * 0.8 - 0.01), fy)]),
+                    (0.15, 0.15, 0.16), round=0.004)
+    else:
+        c.paint(c.mask_rect(0.47, top + h - 0.02, 0.53, fy - 0.01, 0.01), shift(col, 0.05), round=0.01)
+        c.paint(c.mask_ellipse(0.5, fy - 0.012, 0.15, 0.02), shift(col, 0.05), round=0.01, gloss=0.2)
+    c.paint(c.mask_rect(0.5 - w, top, 0.5 + w, top + h + 0.01, 0.008), (0.07, 0.07, 0.08), round=0.005, gloss=0.1)
+    _screen(c, c.mask_rect(0.5 - w + 0.01, top + 0.01, 0.5 + w - 0.01, top + h - 0.01), rng)
+
+
+def _tv(c, col, rng, fy):
+    _monitor(c, col, rng, fy, tv=True)
+
+
+def _controller(c, col, rng, fy):
+    cy = fy - 0.2
+    c.shadow(0.5, fy - 0.05, 0.33, 0.04, 0.4)
+    body = np.maximum.reduce([c.mask_ellipse(0.3, cy + 0.05, 0.13, 0.16), c.mask_ellipse(0.7, cy + 0.05, 0.13, 0.16),
+                              c.mask_rect(0.28, cy - 0.11, 0.72, cy + 0.06, 0.05)])
+    c.paint(body, col, round=0.05, gloss=0.35, hl=(0.35, 0.2))
+    for x in (0.4, 0.6):
+        c.paint(c.mask_ellipse(x, cy + 0.04, 0.045, 0.045), (0.1, 0.1, 0.11), round=0.015, gloss=0.3)
+        c.paint(c.mask_ellipse(x, cy + 0.04, 0.03, 0.03), (0.2, 0.2, 0.22), round=0.012, gloss=0.3)
+    c.fill(c.mask_rect(0.27, cy - 0.04, 0.33, cy - 0.02), (0.15, 0.15, 0.15))
+    c.fill(c.mask_rect(0.29, cy - 0.06, 0.31, cy), (0.15, 0.15, 0.15))
+    for (dx, dy), hue in zip(((0, -0.03), (0.03, 0), (0, 0.03), (-0.03, 0)), (0.33, 0.0, 0.6, 0.15)):
+        c.paint(c.mask_ellipse(0.7 + dx, cy - 0.03 + dy, 0.014, 0.014), hsv(hue, 0.6, 0.8), round=0.005, gloss=0.4)
+
+
+def _console(c, col, rng, fy):
+    w, h = rng.uniform(0.14, 0.18), rng.uniform(0.5, 0.62)
+    c.shadow(0.5, fy, w * 1.5, 0.03, 0.4)
+    c.paint(c.mask_rect(0.5 - w, fy - h, 0.5 + w, fy, 0.03), col, round=0.03, gloss=0.25)
+    c.paint(c.mask_rect(0.5 - w * 0.25, fy - h, 0.5 + w * 0.25, fy, 0.01), (0.08, 0.08, 0.09), round=0.005)
+    c.fill(c.mask_ellipse(0.5 + w * 0.6, fy - h + 0.05, 0.008, 0.008), (0.3, 0.6, 1.0))
+
+
+def _keyboard(c, col, rng, fy):
+    if rng.random() < 0.35:  # a mouse
+        c.shadow(0.5, fy - 0.02, 0.2, 0.035, 0.4)
+        c.paint(c.mask_ellipse(0.5, fy - 0.27, 0.17, 0.27), col, round=0.08, gloss=0.45, hl=(0.35, 0.25))
+        c.darken(c.mask_rect(0.497, fy - 0.54, 0.503, fy - 0.36), 0.5)
+        c.paint(c.mask_rect(0.485, fy - 0.47, 0.515, fy - 0.4, 0.01), (0.2, 0.2, 0.2), round=0.006)
+        return
+    top = fy - 0.3
+    c.shadow(0.5, fy, 0.46, 0.03, 0.4)
+    c.paint(c.mask_poly([(0.1, top), (0.9, top), (0.96, fy - 0.02), (0.04, fy - 0.02)]), col, round=0.01,
+            gloss=0.2)
+    key = shift(col, -0.2) if rgb(col).mean() > 0.35 else shift(col, 0.12)
+    for r in range(5):
+        t0, t1 = r / 5, (r + 0.78) / 5
+        ya, yb = top + 0.02 + t0 * 0.24, top + 0.02 + t1 * 0.24
+        xa, xb = 0.12 - 0.06 * t0, 0.88 + 0.06 * t0
+        n = 14
+        for k in range(n):
+            kx0 = xa + (xb - xa) * k / n
+            c.paint(c.mask_rect(kx0 + 0.003, ya, kx0 + (xb - xa) / n - 0.003, yb, 0.003), key, round=0.003,
+                    gloss=0.1, light=0.4)
+    if rng.random() < 0.5:
+        glow = c.mask_rect(0.08, fy - 0.03, 0.92, fy - 0.015)
+        c.fill(glow, hsv(rng.uniform(0, 1), 0.8, 0.9))
+
+
+def _pot(c, col, rng, fy):
+    w, h = rng.uniform(0.26, 0.32), rng.uniform(0.26, 0.34)
+    top = fy - h
+    c.shadow(0.5, fy, w * 1.15, 0.035, 0.45)
+    for sx in (-1, 1):
+        c.paint(c.mask_rect(0.5 + sx * (w - 0.05), top + 0.06, 0.5 + sx * (w + 0.07), top + 0.1, 0.02),
+                shift(col, -0.1), round=0.01, gloss=0.3)
+    body = np.maximum(c.mask_rect(0.5 - w, top, 0.5 + w, fy - 0.03), c.mask_ellipse(0.5, fy - 0.03, w, 0.03))
+    c.paint(body, col, round=0.04, gloss=0.55, hl=(0.25, 0.4), hl_size=0.12, light=0.45)
+    c.paint(c.mask_ellipse(0.5, top, w * 1.02, 0.045), shift(col, 0.08), round=0.01, gloss=0.4)
+    c.paint(c.mask_ellipse(0.5, top - 0.02, w * 0.95, 0.05), shift(col, -0.05) if rng.random() < 0.6 else
+            (0.85, 0.9, 0.92), round=0.015, gloss=0.5)
+    c.paint(c.mask_rect(0.47, top - 0.09, 0.53, top - 0.035, 0.02), (0.12, 0.12, 0.12), round=0.01, gloss=0.3)
+
+
+def _pan(c, col, rng, fy):
+    cy = fy - 0.2
+    c.shadow(0.42, fy - 0.08, 0.3, 0.08, 0.4)
+    c.paint(c.mask_line([(0.6, cy + 0.02), (0.95, cy - 0.12)], 0.05), (0.12, 0.12, 0.12), round=0.015, gloss=0.3)
+    c.paint(c.mask_ellipse(0.4, cy, 0.3, 0.16), col, round=0.02, gloss=0.4)
+    c.paint(c.mask_ellipse(0.4, cy - 0.005, 0.26, 0.13), shift(col, -0.15), round=0.04, gloss=0.2, hl=(0.4, 0.35),
+            texture=0.02)
+
+
+def _appliance(c, col, rng, fy):
+    w, h = rng.uniform(0.2, 0.26), rng.uniform(0.5, 0.62)
+    top = fy - h
+    c.shadow(0.5, fy, w * 1.3, 0.035, 0.45)
+    if rng.random() < 0.5:  # a multicooker: a rounded drum with a lid and a panel
+        c.paint(c.mask_rect(0.5 - w, top + 0.12, 0.5 + w, fy, 0.08), col, round=0.05, gloss=0.45, light=0.4)
+        c.paint(c.mask_ellipse(0.5, top + 0.12, w, 0.07), shift(col, -0.15), round=0.03, gloss=0.4)
+        c.paint(c.mask_rect(0.47, top + 0.02, 0.53, top + 0.08, 0.02), (0.1, 0.1, 0.1), round=0.01)
+        c.paint(c.mask_rect(0.5 - w * 0.55, top + 0.28, 0.5 + w * 0.55, top + 0.4, 0.015), (0.06, 0.06, 0.07),
+                round=0.005, gloss=0.2)
+        c.fill(c.mask_rect(0.47, top + 0.31, 0.53, top + 0.35), (0.2, 0.8, 1.0))
+    else:  # a coffee maker: a tower with a spout and a cup or carafe
+        c.paint(c.mask_rect(0.5 - w, top, 0.5 + w, top + 0.16, 0.03), col, round=0.03, gloss=0.3)
+        c.paint(c.mask_rect(0.5 + w * 0.2, top + 0.1, 0.5 + w, fy, 0.02), col, round=0.03, gloss=0.3)
+        c.paint(c.mask_rect(0.5 - w, fy - 0.05, 0.5 + w, fy, 0.01), shift(col, -0.1), round=0.01, gloss=0.2)
+        c.paint(c.mask_rect(0.5 - w * 0.6, fy - 0.2, 0.5 + w * 0.05, fy - 0.05, 0.02), (0.95, 0.95, 0.93),
+                round=0.02, gloss=0.4)
+        c.fill(c.mask_ellipse(0.5 - w * 0.27, fy - 0.19, w * 0.3, 0.015), (0.3, 0.18, 0.1))
+
+
+def _kettle(c, col, rng, fy):
+    c.shadow(0.5, fy, 0.27, 0.035, 0.45)
+    c.paint(c.mask_arc(0.62, fy - 0.28, 0.1, 0.14, -80, 80, 0.03), shift(col, -0.1), round=0.01, gloss=0.3)
+    c.paint(c.mask_poly([(0.34, fy - 0.22), (0.18, fy - 0.36), (0.16, fy - 0.34), (0.3, fy - 0.14)]), col,
+            round=0.015, gloss=0.3)
+    c.paint(c.mask_ellipse(0.46, fy - 0.2, 0.2, 0.19), col, round=0.06, gloss=0.6, hl=(0.3, 0.3), light=0.45)
+    c.paint(c.mask_ellipse(0.46, fy - 0.38, 0.1, 0.03), shift(col, -0.1), round=0.01, gloss=0.3)
+    c.paint(c.mask_ellipse(0.46, fy - 0.42, 0.03, 0.025), (0.15, 0.15, 0.15), round=0.01, gloss=0.3)
+
+
+def _flatware(c, col, rng, fy):
+    metal = (0.78, 0.79, 0.82) if rng.random() < 0.8 else shift(col, 0.1)
+    c.shadow(0.5, fy - 0.01, 0.3, 0.03, 0.25, 0.02)
+    for i, x in enumerate((0.3, 0.43, 0.56, 0.69)):
+        top = 0.14 + 0.02 * (i % 2)
+        c.shadow(x + 0.02, fy - 0.35, 0.025, 0.3, 0.12, 0.02)
+        c.paint(c.mask_rect(x - 0.015, top + 0.2, x + 0.015, fy - 0.03, 0.015), metal, round=0.008, gloss=0.6)
+        if i % 3 == 0:  # a spoon
+            c.paint(c.mask_ellipse(x, top + 0.1, 0.045, 0.1), metal, round=0.02, gloss=0.7)
+        elif i % 3 == 1:  # a fork
+            c.paint(c.mask_rect(x - 0.035, top + 0.12, x + 0.035, top + 0.22, 0.02), metal, round=0.008, gloss=0.5)
+            for k in range(4):
+                c.paint(c.mask_rect(x - 0.035 + k * 0.021, top, x - 0.022 + k * 0.021, top + 0.15, 0.006), metal,
+                        round=0.004, gloss=0.5)
+        else:  # a knife
+            c.paint(c.mask_poly([(x - 0.02, top + 0.24), (x - 0.02, top + 0.02), (x + 0.012, top),
+                                 (x + 0.02, top + 0.24)]), metal, round=0.005, gloss=0.7, light=0.5)
+
+
+def _chair(c, col, rng, fy):
+    c.shadow(0.5, fy, 0.28, 0.04, 0.4)
+    for a in (-0.28, -0.12, 0.0, 0.12, 0.28):  # a star base with casters
+        ex = 0.5 + a * 0.9
+        c.paint(c.mask_line([(0.5, fy - 0.12), (ex, fy - 0.035)], 0.022), (0.15, 0.15, 0.16), round=0.006)
+        c.paint(c.mask_ellipse(ex, fy - 0.02, 0.018, 0.018), (0.1, 0.1, 0.1), round=0.006)
+    c.paint(c.mask_rect(0.49, fy - 0.32, 0.51, fy - 0.11), (0.55, 0.55, 0.58), round=0.005, gloss=0.5)
+    c.paint(c.mask_rect(0.3, fy - 0.4, 0.7, fy - 0.3, 0.04), col, round=0.04, gloss=0.2, texture=0.03)
+    c.paint(c.mask_rect(0.33, 0.1, 0.67, fy - 0.42, 0.07), col, round=0.05, gloss=0.2, texture=0.04)
+    for sx in (-1, 1):
+        c.paint(c.mask_rect(0.5 + sx * 0.2 - 0.02, fy - 0.5, 0.5 + sx * 0.2 + 0.02, fy - 0.38, 0.01),
+                (0.15, 0.15, 0.16), round=0.008)
+        c.paint(c.mask_rect(0.5 + sx * 0.2 - 0.05, fy - 0.52, 0.5 + sx * 0.2 + 0.05, fy - 0.49, 0.01),
+                (0.15, 0.15, 0.16), round=0.008, gloss=0.2)
+
+
+def _desk(c, col, rng, fy):
+    top = fy - rng.uniform(0.38, 0.46)
+    legs = (0.18, 0.18, 0.2) if rng.random() < 0.6 else shift(col, -0.1)
+    c.shadow(0.5, fy, 0.42, 0.03, 0.35)
+    for x in (0.14, 0.82):
+        c.paint(c.mask_rect(x, top + 0.04, x + 0.035, fy, 0.005), legs, round=0.006, gloss=0.2)
+    for x in (0.2, 0.77):
+        c.paint(c.mask_rect(x, top + 0.04, x + 0.025, fy - 0.06, 0.005), shift(legs, -0.05), round=0.004)
+    c.paint(c.mask_poly([(0.12, top), (0.88, top), (0.94, top + 0.06), (0.06, top + 0.06)]), col, round=0.005,
+            gloss=0.25, texture=0.02)
+    c.paint(c.mask_rect(0.06, top + 0.06, 0.94, top + 0.085), shift(col, -0.12), round=0.003, gloss=0.1)
+    if rng.random() < 0.6:  # a lamp or a plant on it
+        c.paint(c.mask_rect(0.7, top - 0.14, 0.78, top + 0.01, 0.01), hsv(rng.uniform(0, 1), 0.3, 0.85),
+                round=0.01, gloss=0.3)
+        c.paint(c.mask_ellipse(0.74, top - 0.2, 0.07, 0.07), hsv(0.3, 0.55, 0.45), round=0.03, texture=0.08)
+
+
+def _sofa(c, col, rng, fy):
+    c.shadow(0.5, fy, 0.46, 0.035, 0.4)
+    for x in (0.12, 0.85):
+        c.paint(c.mask_rect(x, fy - 0.06, x + 0.03, fy, 0.004), (0.2, 0.14, 0.1), round=0.004)
+    c.paint(c.mask_rect(0.1, fy - 0.42, 0.9, fy - 0.16, 0.05), shift(col, -0.05), round=0.05, texture=0.04,
+            gloss=0.1)
+    c.paint(c.mask_rect(0.08, fy - 0.2, 0.92, fy - 0.05, 0.03), col, round=0.04, texture=0.04, gloss=0.1)
+    for x0 in (0.17, 0.51):
+        c.paint(c.mask_rect(x0, fy - 0.26, x0 + 0.32, fy - 0.15, 0.03), shift(col, 0.04), round=0.05,
+                texture=0.04, gloss=0.12)
+    for x0 in (0.06, 0.84):
+        c.paint(c.mask_rect(x0, fy - 0.32, x0 + 0.1, fy - 0.05, 0.04), shift(col, -0.02), round=0.05,
+                texture=0.04, gloss=0.1)
+    if rng.random() < 0.7:
+        c.paint(c.mask_rect(0.22, fy - 0.38, 0.36, fy - 0.25, 0.03), hsv(rng.uniform(0, 1), 0.4, 0.8), round=0.04,
+                texture=0.05)
+
+
+def _bed(c, col, rng, fy):
+    c.shadow(0.5, fy, 0.47, 0.03, 0.4)
+    c.paint(c.mask_rect(0.1, fy - 0.5, 0.9, fy - 0.15, 0.03), col, round=0.04, texture=0.04, gloss=0.1)
+    c.paint(c.mask_rect(0.06, fy - 0.18, 0.94, fy - 0.02, 0.01), shift(col, -0.1), round=0.02, texture=0.03)
+    sheet = hsv(rng.uniform(0, 1), rng.uniform(0, 0.25), rng.uniform(0.8, 0.96))
+    c.paint(c.mask_rect(0.08, fy - 0.27, 0.92, fy - 0.14, 0.02), sheet, round=0.05, gloss=0.1)
+    for x0 in (0.17, 0.52):
+        c.paint(c.mask_rect(x0, fy - 0.36, x0 + 0.3, fy - 0.24, 0.05), shift(sheet, 0.03), round=0.05, gloss=0.15)
+
+
+def _lamp(c, col, rng, fy):
+    c.shadow(0.5, fy, 0.15, 0.025, 0.4)
+    c.paint(c.mask_ellipse(0.5, fy - 0.02, 0.13, 0.025), shift(col, -0.1), round=0.01, gloss=0.4)
+    c.paint(c.mask_rect(0.49, 0.35, 0.51, fy - 0.02), (0.7, 0.6, 0.4), round=0.005, gloss=0.6)
+    c.paint(c.mask_poly([(0.38, 0.12), (0.62, 0.12), (0.72, 0.4), (0.28, 0.4)]), col, round=0.02, gloss=0.1,
+            texture=0.03)
+    glow = _blur(c.mask_ellipse(0.5, 0.42, 0.14, 0.03), 0.02 * c.w)
+    c.blend(np.array([1.0, 0.93, 0.75], np.float32)[None, None, :], glow * 0.7)
+
+
+def _shelf(c, col, rng, fy):
+    c.shadow(0.5, fy, 0.3, 0.025, 0.35)
+    c.paint(c.mask_rect(0.22, 0.08, 0.78, fy), shift(col, -0.15), round=0.01, texture=0.03)
+    c.paint(c.mask_rect(0.25, 0.1, 0.75, fy - 0.02), shift(col, -0.35), round=0.02)
+    rows = 4
+    for r in range(rows):
+        y = 0.1 + (fy - 0.12) * (r + 1) / rows
+        c.paint(c.mask_rect(0.23, y - 0.02, 0.77, y), col, round=0.004, gloss=0.2)
+        x = 0.27
+        while x < 0.7 and rng.random() < 0.9:
+            bw = rng.uniform(0.02, 0.05)
+            bh = rng.uniform(0.1, (fy - 0.12) / rows - 0.03)
+            c.paint(c.mask_rect(x, y - 0.02 - bh, x + bw, y - 0.02), hsv(rng.uniform(0, 1), 0.5, 0.6), round=0.004)
+            x += bw + 0.006
+
+
+def _ball(c, col, rng, fy):
+    n = int(rng.integers(1, 4))
+    spots = [(0.5, 0.26)] if n == 1 else [(0.34, 0.2), (0.66, 0.2)] if n == 2 else [(0.28, 0.16), (0.52, 0.2),
+                                                                                     (0.74, 0.15)]
+    for i, (x, r) in enumerate(spots):
+        kind = int(rng.integers(0, 4))
+        y = fy - r
+        c.shadow(x + 0.03, fy, r * 0.9, 0.03, 0.45)
+        base = [shift(col, 0) if i == 0 else (0.85, 0.42, 0.12), (0.95, 0.95, 0.95), (0.45, 0.22, 0.1),
+                (0.95, 0.9, 0.55)][kind]
+        if kind == 2:  # an American football
+            m = c.mask_ellipse(x, y + r * 0.3, r * 1.1, r * 0.65)
+            c.paint(m, base, round=0.05, gloss=0.35, texture=0.05)
+            c.fill(c.mask_rect(x - r * 0.3, y + r * 0.25, x + r * 0.3, y + r * 0.32), (0.95, 0.95, 0.95))
+            continue
+        m = c.mask_ellipse(x, y, r, r)
+        c.paint(m, base, round=r * 0.9, gloss=0.45, hl=(0.33, 0.3), hl_size=0.2, texture=0.03)
+        line = (0.1, 0.1, 0.1) if kind != 3 else (0.2, 0.35, 0.7)
+        if kind == 0:  # basketball seams
+            c.fill(np.minimum(m, c.mask_line([(x - r, y), (x + r, y)], 0.008)), line)
+            c.fill(np.minimum(m, c.mask_line([(x, y - r), (x, y + r)], 0.008)), line)
+            c.fill(np.minimum(m, c.mask_arc(x - r * 1.3, y, r * 0.9, r, -50, 50, 0.008)), line)
+            c.fill(np.minimum(m, c.mask_arc(x + r * 1.3, y, r * 0.9, r, 130, 230, 0.008)), line)
+        elif kind == 1:  # soccer panels
+            for k in range(5):
+                a = k * 2 * math.pi / 5 + 0.3
+                c.fill(np.minimum(m, c.mask_ellipse(x + r * 0.75 * math.cos(a), y + r * 0.75 * math.sin(a), r * 0.22,
+                                                    r * 0.22)), (0.1, 0.1, 0.12))
+            c.fill(c.mask_ellipse(x, y, r * 0.25, r * 0.25), (0.1, 0.1, 0.12))
+        else:  # volleyball bands
+            for k in range(3):
+                c.fill(np.minimum(m, c.mask_arc(x, y + r * 1.6, r * 1.5, r * 1.5, 200 + k * 25, 340 - k * 25,
+                                                0.012)), line)
+
+
+def _dumbbell(c, col, rng, fy):
+    for k, y in enumerate((fy - 0.12, fy - 0.3)):
+        x0, x1 = 0.2 + 0.05 * k, 0.8 + 0.05 * k
+        c.shadow(0.5 + 0.05 * k, y + 0.1, 0.33, 0.025, 0.35)
+        c.paint(c.mask_rect(x0 + 0.08, y - 0.02, x1 - 0.08, y + 0.02, 0.01), (0.6, 0.6, 0.62), round=0.008, gloss=0.6)
+        for x in (x0, x1 - 0.12):
+            c.paint(c.mask_rect(x, y - 0.09, x + 0.12, y + 0.09, 0.02), col, round=0.03, gloss=0.35, texture=0.02)
+
+
+def _mat(c, col, rng, fy):
+    c.shadow(0.5, fy, 0.42, 0.035, 0.35)
+    c.paint(c.mask_poly([(0.1, fy - 0.02), (0.62, fy - 0.02), (0.72, fy - 0.16), (0.3, fy - 0.16)]), col,
+            round=0.01, gloss=0.1, texture=0.03)
+    c.paint(c.mask_rect(0.55, fy - 0.4, 0.9, fy - 0.02, 0.2), col, round=0.06, gloss=0.2, texture=0.03)
+    c.paint(c.mask_ellipse(0.58, fy - 0.21, 0.07, 0.19), shift(col, -0.12), round=0.02)
+    c.fill(c.mask_arc(0.58, fy - 0.21, 0.035, 0.1, 0, 300, 0.006), shift(col, -0.3))
+
+
+def _luggage(c, col, rng, fy):
+    if rng.random() < 0.5:  # a backpack
+        c.shadow(0.5, fy, 0.27, 0.035, 0.4)
+        c.paint(c.mask_rect(0.27, 0.2, 0.73, fy - 0.01, 0.12), col, round=0.06, texture=0.05, gloss=0.1)
+        c.paint(c.mask_rect(0.33, fy - 0.32, 0.67, fy - 0.05, 0.05), shift(col, -0.08), round=0.05, texture=0.05)
+        c.fill(c.mask_line([(0.36, fy - 0.27), (0.64, fy - 0.27)], 0.006), (0.15, 0.15, 0.15))
+        c.paint(c.mask_arc(0.5, 0.22, 0.08, 0.07, 180, 360, 0.025), shift(col, -0.15), round=0.01)
+        return
+    c.shadow(0.5, fy, 0.24, 0.03, 0.4)
+    for x in (0.33, 0.64):
+        c.paint(c.mask_ellipse(x, fy - 0.025, 0.025, 0.025), (0.08, 0.08, 0.08), round=0.01, gloss=0.3)
+    c.paint(c.mask_rect(0.45, 0.06, 0.47, 0.2), (0.6, 0.6, 0.62), round=0.004, gloss=0.6)
+    c.paint(c.mask_rect(0.53, 0.06, 0.55, 0.2), (0.6, 0.6, 0.62), round=0.004, gloss=0.6)
+    c.paint(c.mask_rect(0.44, 0.05, 0.56, 0.08, 0.01), (0.12, 0.12, 0.12), round=0.008)
+    c.paint(c.mask_rect(0.28, 0.19, 0.72, fy - 0.04, 0.04), col, round=0.05, gloss=0.4)
+    for x in (0.36, 0.44, 0.56, 0.64):
+        c.darken(c.mask_rect(x, 0.23, x + 0.01, fy - 0.08), 0.2, 0.004)
+
+
+def _pillow(c, col, rng, fy):
+    if rng.random() < 0.5:  # a U-shaped travel pillow
+        cy = fy - 0.3
+        ring = np.clip(c.mask_ellipse(0.5, cy, 0.3, 0.26) - c.mask_ellipse(0.5, cy + 0.02, 0.11, 0.1), 0, 1)
+        ring = np.clip(ring - c.mask_rect(0.43, cy, 0.57, fy), 0, 1)
+        c.shadow(0.5, fy - 0.02, 0.3, 0.04, 0.35)
+        c.paint(ring, col, round=0.07, gloss=0.15, texture=0.03)
+        return
+    c.shadow(0.5, fy, 0.38, 0.04, 0.35)
+    m = c.mask_rect(0.14, fy - 0.38, 0.86, fy - 0.04, 0.12)
+    c.paint(m, col, round=0.1, gloss=0.2, texture=0.02)
+    c.darken(c.mask_line([(0.2, fy - 0.21), (0.8, fy - 0.21)], 0.01), 0.08, 0.01)
+
+
+def _bottle(c, col, rng, fy):
+    n = int(rng.integers(1, 4))
+    xs = [0.5] if n == 1 else [0.38, 0.62] if n == 2 else [0.3, 0.5, 0.7]
+    w = 0.12 if n > 1 else 0.15
+    label = hsv(rng.uniform(0, 1), rng.uniform(0, 0.3), 0.95)
+    for x in xs:
+        h = rng.uniform(0.45, 0.58)
+        c.shadow(x, fy, w * 1.15, 0.025, 0.4)
+        c.paint(c.mask_rect(x - w * 0.4, fy - h - 0.09, x + w * 0.4, fy - h + 0.02, 0.02), (0.92, 0.92, 0.92)
+                if rng.random() < 0.5 else shift(col, -0.2), round=0.01, gloss=0.4)
+        c.paint(c.mask_rect(x - w, fy - h, x + w, fy, 0.05), col, round=0.04, gloss=0.55, hl=(0.3, 0.3), light=0.4)
+        c.paint(c.mask_rect(x - w * 0.85, fy - h * 0.7, x + w * 0.85, fy - h * 0.25, 0.01), label, round=0.01,
+                gloss=0.1, light=0.3)
+        c.fill(c.mask_rect(x - w * 0.6, fy - h * 0.6, x + w * 0.6, fy - h * 0.55), shift(col, -0.2))
+        c.fill(c.mask_rect(x - w * 0.5, fy - h * 0.48, x + w * 0.3, fy - h * 0.45), (0.4, 0.4, 0.4))
+
+
+def _mug(c, col, rng, fy):
+    c.shadow(0.5, fy, 0.25, 0.03, 0.4)
+    c.paint(c.mask_arc(0.7, fy - 0.22, 0.08, 0.1, -90, 90, 0.035), col, round=0.01, gloss=0.3)
+    c.paint(np.maximum(c.mask_rect(0.3, fy - 0.42, 0.7, fy - 0.03), c.mask_ellipse(0.5, fy - 0.03, 0.2, 0.03)), col,
+            round=0.05, gloss=0.5, hl=(0.25, 0.35), light=0.45)
+    c.paint(c.mask_ellipse(0.5, fy - 0.42, 0.2, 0.035), shift(col, -0.35), round=0.01)
+
+
+def _box(c, col, rng, fy):
+    """A product's retail box in three-quarter view (front, side, top faces)."""
+    w, h, d = rng.uniform(0.22, 0.3), rng.uniform(0.3, 0.5), rng.uniform(0.1, 0.16)
+    x0, y1 = 0.5 - w - d * 0.4, fy - 0.01
+    c.shadow(0.5, fy, w + d, 0.03, 0.4)
+    front = c.mask_rect(x0, y1 - h, x0 + 2 * w, y1)
+    c.paint(front, col, round=0.0, gloss=0.15, light=0.2)
+    side = c.mask_poly([(x0 + 2 * w, y1 - h), (x0 + 2 * w + d, y1 - h - d * 0.6), (x0 + 2 * w + d, y1 - d * 0.6),
+                        (x0 + 2 * w, y1)])
+    c.paint(side, shift(col, -0.18), round=0.0, gloss=0.05, light=0.15)
+    top = c.mask_poly([(x0, y1 - h), (x0 + d, y1 - h - d * 0.6), (x0 + 2 * w + d, y1 - h - d * 0.6),
+                       (x0 + 2 * w, y1 - h)])
+    c.paint(top, shift(col, 0.12), round=0.0, gloss=0.1, light=0.1)
+    c.fill(c.mask_rect(x0 + 0.03, y1 - h * 0.62, x0 + 2 * w - 0.03, y1 - h * 0.32), shift(col, 0.3, -0.3))
+    c.fill(c.mask_rect(x0 + 0.05, y1 - h * 0.52, x0 + w, y1 - h * 0.45), shift(col, -0.4))
+    c.fill(c.mask_rect(x0 + 0.05, y1 - h * 0.42, x0 + w * 1.4, y1 - h * 0.39), shift(col, -0.3))
+
+
+def _shoe(c, col, rng, fy):
+    c.shadow(0.5, fy, 0.38, 0.03, 0.4)
+    sole = c.mask_poly([(0.12, fy - 0.05), (0.88, fy - 0.05), (0.9, fy - 0.01), (0.14, fy)])
+    c.paint(sole, (0.95, 0.95, 0.93), round=0.01, gloss=0.2)
+    upper = c.mask_poly([(0.14, fy - 0.05), (0.16, fy - 0.24), (0.42, fy - 0.3), (0.6, fy - 0.18), (0.86, fy - 0.12),
+                         (0.89, fy - 0.05)])
+    c.paint(_blur(upper, 0.01 * c.w), col, round=0.04, gloss=0.25, texture=0.04)
+    for k in range(4):
+        x = 0.38 + k * 0.05
+        c.fill(c.mask_line([(x, fy - 0.27 + k * 0.02), (x + 0.04, fy - 0.24 + k * 0.02)], 0.008),
+               (0.95, 0.95, 0.95))
+
+
+_DRAW: dict[str, Callable] = {
+    "laptop": _laptop, "phone": _phone, "tablet": _tablet, "headphones": _headphones, "earbuds": _earbuds,
+    "speaker": _speaker, "watch": _watch, "camera": _camera, "monitor": _monitor, "tv": _tv,
+    "controller": _controller, "console": _console, "keyboard": _keyboard, "pot": _pot, "pan": _pan,
+    "appliance": _appliance, "kettle": _kettle, "flatware": _flatware, "chair": _chair, "desk": _desk,
+    "sofa": _sofa, "bed": _bed, "lamp": _lamp, "shelf": _shelf, "ball": _ball, "dumbbell": _dumbbell, "mat": _mat,
+    "luggage": _luggage, "pillow": _pillow, "bottle": _bottle, "mug": _mug, "box": _box, "shoe": _shoe,
+}
+KINDS: tuple[str, ...] = tuple(_DRAW)
+
+# words of a title or category -> kind (first match wins; whole words, plurals folded by the caller's text)
+_KIND_WORDS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("laptop", ("laptop", "notebook", "chromebook", "macbook")),
+    ("tablet", ("tablet", "ipad", "e-reader", "kindle")),
+    ("phone", ("smartphone", "phone", "iphone", "galaxy s", "pixel", "fold")),
+    ("earbuds", ("earbuds", "earbud", "airpods", "earphones")),
+    ("headphones", ("headphones", "headphone", "headset")),
+    ("watch", ("watch", "smartwatch", "fitness tracker")),
+    ("camera", ("camera", "webcam", "dashcam")),
+    ("tv", (" tv", "television", "fire tv", "streaming")),
+    ("monitor", ("monitor", "display")),
+    ("speaker", ("speaker", "soundbar", "echo dot")),
+    ("controller", ("controller", "gamepad")),
+    ("console", ("console", "vr headset", "quest", "router", "hard drive", "ssd")),
+    ("keyboard", ("keyboard", "mouse")),
+    ("flatware", ("silverware", "flatware", "cutlery", "utensil", "spoons", "knife set")),
+    ("pan", ("skillet", "frying pan", " pan", "griddle", "wok")),
+    ("kettle", ("kettle", "teapot")),
+    ("appliance", ("coffee", "espresso", "cooker", "blender", "air fryer", "toaster", "mixer", "maker",
+                   "microwave", "vacuum")),
+    ("pot", ("stockpot", "pot", "dutch oven", "saucepan", "cookware")),
+    ("mug", ("mug", "tumbler", "cup")),
+    ("chair", ("chair", "stool")),
+    ("desk", ("desk", "table")),
+    ("sofa", ("sofa", "couch", "loveseat", "sectional", "ottoman")),
+    ("bed", ("bed frame", "mattress", "bed ", "headboard")),
+    ("lamp", ("lamp", "light")),
+    ("shelf", ("bookshelf", "bookcase", "shelf", "shelves", "cabinet", "dresser")),
+    ("ball", ("ball", "basketball", "football", "soccer", "volleyball")),
+    ("dumbbell", ("dumbbell", "weights", "kettlebell")),
+    ("mat", ("yoga mat", " mat", "foam roller")),
+    ("luggage", ("luggage", "suitcase", "carry-on", "backpack", "duffel", "bag")),
+    ("pillow", ("pillow", "cushion", "mask", "blanket")),
+    ("shoe", ("shoe", "sneaker", "boot", "sandal")),
+    ("bottle", ("wash", "shampoo", "soap", "lotion", "bottle", "detergent", "sanitizer", "vitamin", "spray")),
+)
+
+
+def kind_for(text: str) -> str:
+    """The kind of picture for a product title (or category): "laptop" for "Dell XPS 13 Laptop", "box" if none."""
+    t = f" {text.lower()} "
+    for kind, words in _KIND_WORDS:
+        if any(w in t for w in words):
+            return kind
+    return "box"
+
+
+def product_image(kind: str, seed: Any, size: int = 320, color: Color | None = None,
+                  scene: str | None = None) -> Image.Image:
+    """A product shot (uncached): ``kind`` one of ``KINDS`` (unknown kinds draw a retail box)."""
+    rng = rng_for("product", kind, seed)
+    c = Canvas(size, size, rng)
+    _, fy = _backdrop(c, rng, scene)
+    col = rgb(color) if color is not None else _pick_color(rng)
+    col = shift(col, float(rng.uniform(-0.03, 0.03)), float(rng.uniform(-0.04, 0.04)))
+    _DRAW.get(kind, _box)(c, col, rng, fy)
+    return c.finish()
+
+
+# ---------------------------------------------------------------- houses
+_SIDING = ("#f2efe8", "#e8e2d4", "#d9d4c7", "#c9ccc9", "#b8c4cc", "#8fa3b0", "#6f7f8c", "#e6d9b8", "#c8b89a",
+           "#9c6b53", "#a4513c", "#7d8471", "#f5f2ec", "#d8c3a5", "#556070")
+_ROOF = ("#3b3b3d", "#4a4642", "#5a4a3e", "#2f3338", "#6b5446", "#7a3b2e", "#50565c")
+
+
+def house_image(seed: Any, w: int = 640, h: int = 420, style: str | None = None) -> Image.Image:
+    """A street-side photo of a home (uncached): sky, trees, lawn and driveway, the house with shaded siding,
+    roof, windows with reflections, a door, shrubs, and a soft shadow under the eaves."""
+    rng = rng_for("house", seed)
+    style = style or str(rng.choice(HOUSE_STYLES, p=[0.6, 0.2, 0.2]))
+    c = Canvas(w, h, rng, light=(float(rng.uniform(-0.8, 0.8)), -0.7))
+    aspect = w / h
+    # sky: a blue gradient (a grey one when overcast), soft clouds
+    overcast = rng.random() < 0.2
+    sky_top = hsv(rng.uniform(0.55, 0.6), 0.12 if overcast else rng.uniform(0.35, 0.6), rng.uniform(0.75, 0.92))
+    sky_low = hsv(rng.uniform(0.55, 0.6), 0.05 if overcast else rng.uniform(0.1, 0.25), rng.uniform(0.9, 0.98))
+    horizon = float(rng.uniform(0.5, 0.6))
+    c.gradient(sky_top, sky_low, 0, horizon)
+    for _ in range(int(rng.integers(2, 7))):
+        cx, cy = rng.uniform(0, 1), rng.uniform(0.03, horizon * 0.6)
+        rx, ry = rng.uniform(0.05, 0.16), rng.uniform(0.02, 0.05) * aspect
+        cloud = _blur(c.mask_ellipse(cx, cy, rx, ry), rx * c.w * 0.35)
+        c.blend(np.ones(3, np.float32)[None, None, :], cloud * rng.uniform(0.4, 0.85))
+    # distant trees along the horizon
+    tree_band = np.zeros((c.h, c.w), np.float32)
+    for _ in range(int(rng.integers(10, 22))):
+        x, r = rng.uniform(-0.05, 1.05), rng.uniform(0.04, 0.1)
+        tree_band = np.maximum(tree_band, c.mask_ellipse(x, horizon - r * aspect * 0.5, r, r * aspect * 0.9))
+    c.paint(tree_band, hsv(rng.uniform(0.22, 0.33), rng.uniform(0.35, 0.6), rng.uniform(0.25, 0.42)), round=0.02,
+            gloss=0.05, texture=0.08, light=0.2)
+    # lawn with mower stripes, a driveway and a walk
+    lawn = c.mask_rect(0, horizon, 1, 1)
+    grass = hsv(rng.uniform(0.2, 0.3), rng.uniform(0.4, 0.65), rng.uniform(0.42, 0.6))
+    c.gradient(shift(grass, -0.08), shift(grass, 0.06), horizon, 1, mask=lawn)
+    n = c.noise(0.012, 0.0)
+    stripes = (0.04 * np.sign(np.sin(c.xx * 18 + c.yy * 6)) + 0.06 * n)[..., None]
+    c.px[:] = c.px * (1 - lawn[..., None]) + c.px * (1 + stripes) * lawn[..., None]
+    # the house
+    siding = rgb(_SIDING[int(rng.integers(len(_SIDING)))])
+    roof = rgb(_ROOF[int(rng.integers(len(_ROOF)))])
+    trim = np.array([0.96, 0.96, 0.94], np.float32) if siding.mean() < 0.85 else rgb("#4a4a48")
+    base = horizon + float(rng.uniform(0.12, 0.18))
+    if style == "condo":
+        floors, x0, x1 = int(rng.integers(3, 6)), float(rng.uniform(0.12, 0.2)), float(rng.uniform(0.8, 0.88))
+    elif style == "townhouse":
+        floors, x0, x1 = int(rng.integers(2, 4)), float(rng.uniform(0.08, 0.14)), float(rng.uniform(0.86, 0.92))
+    else:
+        floors, x0, x1 = int(rng.integers(1, 3)), float(rng.uniform(0.14, 0.28)), float(rng.uniform(0.72, 0.86))
+    fh = float(rng.uniform(0.14, 0.17)) if style == "house" else float(min(0.16, 0.62 / floors))
+    top = base - floors * fh
+    drive = c.mask_poly([(x1 - 0.2, base), (x1 - 0.02, base), (x1 + 0.12, 1.0), (x1 - 0.3, 1.0)])
+    c.paint(drive, (0.66, 0.65, 0.63), round=0.0, gloss=0.0, light=0.1, texture=0.04)
+    c.shadow((x0 + x1) / 2, base + 0.005, (x1 - x0) * 0.56, 0.02, 0.45, 0.012)
+    body = c.mask_rect(x0, top, x1, base)
+    c.paint(body, siding, round=0.0, gloss=0.05, light=0.15, texture=0.015)
+    if style != "condo" and rng.random() < 0.7:  # lap siding
+        lines = c.mask_lines([((x0, y), (x1, y)) for y in np.arange(top + 0.012, base, 0.012)])
+        c.darken(lines * body, 0.12)
+    units = 1 if style == "house" else int(rng.integers(2, 4)) if style == "townhouse" else 1
+    if style == "townhouse":
+        for u in range(1, units):
+            xs = x0 + (x1 - x0) * u / units
+            c.fill(c.mask_rect(xs - 0.004, top, xs + 0.004, base), shift(siding, -0.15))
+    # roof: a gable (house), gables per unit (townhouse), or a flat parapet (condo)
+    eave = 0.03
+    if style == "condo":
+        c.paint(c.mask_rect(x0 - 0.01, top - 0.03, x1 + 0.01, top + 0.005), shift(siding, -0.2), round=0.0,
+                gloss=0.05, light=0.2)
+    else:
+        uw = (x1 - x0) / units
+        for u in range(units):
+            a, b = x0 + u * uw, x0 + (u + 1) * uw
+            peak = top - float(rng.uniform(0.12, 0.2))
+            rm = c.mask_poly([(a - eave, top + 0.01), ((a + b) / 2, peak), (b + eave, top + 0.01)])
+            c.paint(rm, roof, round=0.0, gloss=0.05, light=0.35, texture=0.05)
+            sh = c.mask_lines([((a - eave, y), (b + eave, y)) for y in np.arange(peak + 0.02, top + 0.01, 0.018)])
+            c.darken(sh * rm, 0.15)
+            c.darken(c.mask_rect(a - eave, top + 0.01, b + eave, top + 0.035), 0.3, 0.01)
+    # windows, doors, garage
+    win_w = float(rng.uniform(0.045, 0.07))
+    for f in range(floors):
+        y0 = top + f * fh + fh * 0.22
+        y1 = y0 + fh * 0.5
+        n_win = max(2, int((x1 - x0) / (win_w * 2.6)))
+        for k in range(n_win):
+            cx = x0 + (x1 - x0) * (k + 0.5) / n_win
+            if f == floors - 1 and style != "condo" and abs(cx - (x0 + (x1 - x0) * 0.35)) < win_w * 1.3:
+                continue  # the door goes here
+            if style == "house" and f == floors - 1 and cx > x1 - (x1 - x0) * 0.3 and rng.random() < 0.8:
+                continue  # the garage side
+            c.fill(c.mask_rect(cx - win_w / 2 - 0.008, y0 - 0.01, cx + win_w / 2 + 0.008, y1 + 0.012), trim)
+            glass = c.mask_rect(cx - win_w / 2, y0, cx + win_w / 2, y1)
+            c.gradient(shift(sky_top, -0.35), shift(sky_low, -0.55), y0, y1, mask=glass)
+            refl = c.mask_poly([(cx - win_w / 2, y0 + (y1 - y0) * 0.6), (cx - win_w / 2 + win_w * 0.5, y0),
+                                (cx - win_w / 2 + win_w * 0.8, y0), (cx - win_w / 2, y1)]) * glass
+            c.blend(np.ones(3, np.float32)[None, None, :], refl * 0.22)
+            c.fill(c.mask_rect(cx - 0.002, y0, cx + 0.002, y1) * glass, trim)
+            c.fill(c.mask_rect(cx - win_w / 2, (y0 + y1) / 2 - 0.002, cx + win_w / 2, (y0 + y1) / 2 + 0.002), trim)
+            if style == "condo" and f < floors - 1 and rng.random() < 0.5:  # a balcony rail
+                c.fill(c.mask_rect(cx - win_w * 0.9, y1 + 0.002, cx + win_w * 0.9, y1 + 0.006), (0.2, 0.2, 0.2))
+    door_x = x0 + (x1 - x0) * 0.35
+    if style == "condo":
+        door_x = (x0 + x1) / 2
+    door_col = hsv(rng.uniform(0, 1), rng.uniform(0.3, 0.7), rng.uniform(0.25, 0.6))
+    c.fill(c.mask_rect(door_x - 0.035, base - fh * 0.8, door_x + 0.035, base), trim)
+    c.paint(c.mask_rect(door_x - 0.027, base - fh * 0.74, door_x + 0.027, base), door_col, round=0.003, gloss=0.15)
+    c.fill(c.mask_ellipse(door_x + 0.017, base - fh * 0.37, 0.004, 0.006), (0.85, 0.75, 0.4))
+    if style == "house":
+        gx0, gx1 = x1 - (x1 - x0) * 0.28, x1 - 0.02
+        c.paint(c.mask_rect(gx0, base - fh * 0.72, gx1, base), shift(trim, -0.04), round=0.0, gloss=0.05,
+                light=0.2)
+        for k in range(1, 4):
+            c.darken(c.mask_rect(gx0, base - fh * 0.72 * k / 4, gx1, base - fh * 0.72 * k / 4 + 0.003), 0.2)
+    # shrubs along the front, a tree or two on the lawn
+    for _ in range(int(rng.integers(4, 9))):
+        x, r = rng.uniform(x0, x1), rng.uniform(0.02, 0.04)
+        if abs(x - door_x) < 0.05:
+            continue
+        m = c.mask_ellipse(x, base - r * aspect * 0.3, r, r * aspect * 0.75)
+        c.paint(m, hsv(rng.uniform(0.22, 0.36), rng.uniform(0.4, 0.7), rng.uniform(0.3, 0.5)), round=0.015,
+                gloss=0.1, texture=0.12)
+    for _ in range(int(rng.integers(0, 3))):
+        x = float(rng.choice([rng.uniform(0.0, x0), rng.uniform(x1, 1.0)]))
+        r = rng.uniform(0.07, 0.13)
+        ty = base + rng.uniform(0.0, 0.06)
+        c.shadow(x + 0.04, ty, r * 1.1, 0.02, 0.35, 0.015)
+        c.paint(c.mask_rect(x - 0.01, ty - r * aspect * 1.6, x + 0.01, ty), (0.35, 0.25, 0.18), round=0.004)
+        crown = np.maximum.reduce([c.mask_ellipse(x + dx * r, ty - r * aspect * (1.5 + dy), r * 0.7, r * aspect * 0.6)
+                                   for dx, dy in ((0, 0.5), (-0.5, 0.1), (0.5, 0.1), (0, 0))])
+        c.paint(crown, hsv(rng.uniform(0.2, 0.35), rng.uniform(0.45, 0.7), rng.uniform(0.3, 0.5)), round=0.03,
+                gloss=0.1, texture=0.14)
+    return c.finish(grain=0.01, vignette=0.08)
+
+
+# ---------------------------------------------------------------- encoding and caching
+_MEM: OrderedDict[tuple, bytes] = OrderedDict()
+_MEM_MAX = 2048
+_LOCK = threading.Lock()
+
+
+def cache_dir() -> Path | None:
+    """Where encoded pictures are kept between runs (None: memory only)."""
+    env = os.environ.get("HALO_IMAGE_CACHE")
+    if env is not None:
+        if env.strip().lower() in ("", "off", "0", "none"):
+            return None
+        root = Path(env)
+    else:
+        root = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "halo" / "imagery"
+    return root / f"v{VERSION}"
+
+
+def encode(img: Image.Image, fmt: str = "jpeg", quality: int = 84) -> bytes:
+    if fmt not in CONTENT_TYPES:
+        raise ValueError(f"unknown image format {fmt!r}: use one of {', '.join(CONTENT_TYPES)}")
+    buf = io.BytesIO()
+    if fmt == "jpeg":
+        img.save(buf, "JPEG", quality=quality, optimize=True, progressive=False)
+    else:
+        img.save(buf, "WEBP", quality=quality, method=4)
+    return buf.getvalue()
+
+
+def _cached(key: tuple, make: Callable[[], Image.Image], fmt: str) -> bytes:
+    with _LOCK:
+        if key in _MEM:
+            _MEM.move_to_end(key)
+            return _MEM[key]
+    root = cache_dir()
+    path = None
+    if root is not None:
+        name = hashlib.sha256(repr(key).encode()).hexdigest()[:32]
+        path = root / name[:2] / f"{name}.{'jpg' if fmt == 'jpeg' else fmt}"
+        try:
+            data = path.read_bytes()
+        except OSError:
+            data = None
+        if data:
+            return _remember(key, data)
+    data = encode(make(), fmt)
+    if path is not None:
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            tmp = path.with_suffix(f".{os.getpid()}.{threading.get_ident()}.tmp")
+            tmp.write_bytes(data)
+            os.replace(tmp, path)
+        except OSError:
+            pass  # a read-only or full disk: memory only
+    return _remember(key, data)
+
+
+def _remember(key: tuple, data: bytes) -> bytes:
+    with _LOCK:
+        _MEM[key] = data
+        _MEM.move_to_end(key)
+        while len(_MEM) > _MEM_MAX:
+            _MEM.popitem(last=False)
+    return data
+
+
+def product_photo(kind: str, seed: Any, size: int = 320, color: Color | None = None, fmt: str = "jpeg",
+                  scene: str | None = None) -> bytes:
+    """A product shot, encoded (``fmt`` "jpeg" or "webp") and cached; see ``product_image``."""
+    col = None if color is None else tuple(round(float(v), 4) for v in rgb(color))
+    key = ("product", VERSION, kind, repr(seed), int(size), col, fmt, scene)
+    return _cached(key, lambda: product_image(kind, seed, size, col, scene), fmt)
+
+
+def house_photo(seed: Any, w: int = 640, h: int = 420, style: str | None = None, fmt: str = "jpeg") -> bytes:
+    """A street-side photo of a home, encoded and cached; see ``house_image``."""
+    if style is not None and style not in HOUSE_STYLES:
+        raise ValueError(f"unknown house style {style!r}: use one of {', '.join(HOUSE_STYLES)}")
+    key = ("house", VERSION, repr(seed), int(w), int(h), style, fmt)
+    return _cached(key, lambda: house_image(seed, w, h, style), fmt)
+
+
+__all__ = ["CONTENT_TYPES", "HOUSE_STYLES", "KINDS", "VERSION", "Canvas", "cache_dir", "encode", "house_image",
+           "house_photo", "hsv", "kind_for", "product_image", "product_photo", "rgb", "rng_for", "shift"]
