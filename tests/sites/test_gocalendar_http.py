@@ -244,3 +244,60 @@ def test_today_is_shown(url):
             page = c.get(path).text
             assert 'aria-label="Today, Thursday, July 18"' in page, path
             assert '<span class="logo-mark" aria-hidden="true">18</span>' in page, path
+
+
+# ---------------------------------------------------------------- the calendar at a real one's scale (issue 16.3)
+REAL_EVENTS_SHA = "19372b6a5f974dce6c48d8c84bc88a22b530891e72fdd7a815b7a6d297b0d5d0"  # ids 1-22 before the scale-up
+
+
+def test_the_calendar_is_at_a_real_ones_scale_and_deterministic():
+    import hashlib
+
+    from halo.sites.gocalendar.gendata import span
+
+    st = seed()
+    ev = pl.events(st)
+    assert len(ev) == 407 and len(st["calendar"]["myTasks"]) == 12
+    assert [c["id"] for c in st["calendar"]["calendars"]] == ["work", "personal", "family", "holidays"]
+    real = {str(i): ev[str(i)] for i in range(1, 23)}  # REAL's events, exactly as REAL's scripts and tasks name them
+    assert hashlib.sha256(json.dumps(real, sort_keys=True).encode()).hexdigest() == REAL_EVENTS_SHA
+    assert list(ev)[:22] == [str(i) for i in range(1, 23)]
+    first, last = span(ev)
+    assert (first.date(), last.date()) == (date(2024, 1, 1), date(2024, 10, 31))
+    kinds = {"series": sum(e["repeat"] != "none" for e in ev.values()), "all_day": sum(e["allDay"] for e in ev.values()),
+             "guests": sum(bool(e["guests"]) for e in ev.values()), "meet": sum(bool(e.get("hasMeeting")) for e in ev.values())}
+    assert kinds["series"] >= 10 and kinds["all_day"] >= 20 and kinds["guests"] >= 150 and kinds["meet"] >= 100, kinds
+    assert {e["calendar"] for e in ev.values()} == {"work", "personal", "family", "holidays"}
+    assert len({e["meetingId"] for e in ev.values()}) == len(ev)
+    assert json.dumps(seed(), sort_keys=True) == json.dumps(st, sort_keys=True)
+
+
+def test_weeks_and_months_look_like_a_working_calendar():
+    """Every workday of May-October (but trips and holidays) holds meetings; REAL's two weeks hold only REAL's
+    events and the weekly series, so the day REAL's goals name keep their free hours (Wednesday 11am)."""
+    st = seed()
+    occ = pl.occurrences(st, date(2024, 5, 1), date(2024, 10, 31))
+    by_day: dict[date, list] = {}
+    for o in occ:
+        by_day.setdefault(o.day, []).append(o)
+    workdays = [d for d in by_day if d.weekday() < 5]
+    busy = [d for d in workdays if sum(o.event.get("calendar") == "work" and not o.all_day for o in by_day[d]) >= 2]
+    assert len(busy) >= 0.8 * len(workdays) and len(occ) >= 700, (len(busy), len(workdays), len(occ))
+    months = [sum(1 for o in occ if o.day.month == m) for m in range(5, 11)]
+    assert min(months) >= 100, months
+    real_weeks = [o for o in pl.occurrences(st, date(2024, 7, 14), date(2024, 7, 27))
+                  if o.kind == "event" and int(o.event["id"]) > 22]
+    assert real_weeks and all(o.event["repeat"] != "none" for o in real_weeks)
+    wed = [o for o in pl.occurrences(st, date(2024, 7, 17), date(2024, 7, 17)) if not o.all_day]
+    assert not any(o.start.hour * 60 + o.start.minute < 11 * 60 + 30 and o.end.hour * 60 + o.end.minute > 11 * 60
+                   for o in wed)  # gocalendar-6's 11am slot
+    words = ("dinner", "friend", "reading", "sister", "project sync", "clothes", "math", "ashley", "email")
+    ev = pl.events(st)
+    assert not [e["title"] for i, e in ev.items() if int(i) > 22 and any(w in e["title"].lower() for w in words)]
+
+
+def test_a_month_of_many_events_shows_more_links(url):
+    with client(url) as c:
+        page = html.unescape(c.get("/r/month/2024/8/1").text)
+    assert len(re.findall(r'class="more"', page)) >= 10
+    assert len(re.findall(r'class="event ', page)) >= 50

@@ -22,6 +22,7 @@ from halo.sites.gocalendar.timeutil import TODAY, fmt_time, from_utc_iso, week_s
 _SEED = seed()
 EVENTS: dict[str, dict[str, Any]] = pl.events(_SEED)
 WEEK = [week_start(TODAY) + timedelta(days=i) for i in range(7)]  # the week every episode starts on
+CALENDAR_SPAN = (date(2024, 1, 1), date(2024, 12, 31))  # every event of the seed lies within
 _OCC = [o for o in pl.occurrences(_SEED, WEEK[0], WEEK[-1]) if o.event.get("repeat", "none") == "none"]  # single
 
 
@@ -95,7 +96,8 @@ def _fact(o: pl.Occurrence, key: str) -> str | None:
 
 def _day_refs() -> list[dict[str, Any]]:
     """Each day of the week shown, named by date (nine ways), or by a title, place, note or time found on that day
-    only (repeating events count: "at Zoom" is every weekday's standup)."""
+    only, of a single event or task (a repeating event's "the day of my Design Review" could be any Thursday; its
+    occurrences still make the others' facts shared: "at Zoom" is every weekday's standup)."""
     out = []
     for d in WEEK:
         n = d.day
@@ -105,11 +107,15 @@ def _day_refs() -> list[dict[str, Any]]:
     every = pl.occurrences(_SEED, WEEK[0], WEEK[-1])
     for key, text in _DAY_BY.items():
         days: dict[str, set[date]] = {}
+        series: set[str] = set()
         for o in every:
             v = _fact(o, key)
             if v:
                 days.setdefault(v, set()).add(o.day)
-        out += [{"date": min(ds).isoformat(), "ref": text.format(v=v)} for v, ds in days.items() if len(ds) == 1]
+                if o.event.get("repeat", "none") != "none":
+                    series.add(v)
+        out += [{"date": min(ds).isoformat(), "ref": text.format(v=v)} for v, ds in days.items()
+                if len(ds) == 1 and v not in series]
     out.append({"date": WEEK[-1].isoformat(), "ref": "the last day of this week"})
     return out
 
@@ -134,8 +140,15 @@ class OpenDay(Family):
         return [Check("day shown", v == want, f"shown {v}, want {want}"), no_event_changes(f)]
 
 
+def _unique_titles() -> set[str]:
+    """Titles of exactly one event in the whole calendar (a single event, not a series)."""
+    n = Counter(e["title"] for e in EVENTS.values())
+    return {e["title"] for e in EVENTS.values() if n[e["title"]] == 1 and e.get("repeat", "none") == "none"}
+
+
 def _week_refs() -> list[dict[str, Any]]:
-    """Days of the side calendar (June 30 - August 10) outside the week shown, and events of those weeks."""
+    """Days of the side calendar (June 30 - August 10) outside the week shown, and events of those weeks whose
+    title no other event has."""
     first = week_start(date(2024, 7, 1))
     out = []
     for i in range(42):
@@ -144,9 +157,11 @@ def _week_refs() -> list[dict[str, Any]]:
             continue
         for r in (f"{d.strftime('%B')} {d.day}", d.strftime("%-m/%-d/%Y"), f"{d.strftime('%A')}, {d.strftime('%B')} {d.day}"):
             out.append({"date": d.isoformat(), "ref": r})
+    unique = _unique_titles()
     for eid in ("16", "18", "19", "21", "22"):
         ev = EVENTS[eid]
-        out.append({"date": from_utc_iso(ev["start"]).date().isoformat(), "ref": f"my {ev['title']}"})
+        if ev["title"] in unique:
+            out.append({"date": from_utc_iso(ev["start"]).date().isoformat(), "ref": f"my {ev['title']}"})
     return out
 
 
@@ -171,21 +186,23 @@ class OpenWeek(Family):
 
 # ---------------------------------------------------------------- a few steps
 def _event_refs() -> list[dict[str, Any]]:
-    """Single (non-repeating) events named by title and day, or by title, time and day, place (and day), or note
-    where that names exactly one occurrence of any event (9am on a weekday is also the standup's)."""
+    """Single (non-repeating) events of July 7 - August 3 named by title and day, or by title, time and day, place
+    (and day), or note where that names exactly one occurrence of any event: a title, place or note alone must be
+    one occurrence's in the whole calendar (May to October), a time or a place with its day one on that day."""
     occ = [o for o in pl.occurrences(_SEED, date(2024, 7, 7), date(2024, 8, 3)) if o.kind == "event"]
+    everywhere = [o for o in pl.occurrences(_SEED, *CALENDAR_SPAN) if o.kind == "event"]
 
     def names(o: pl.Occurrence) -> dict[str, Any]:
         ev = o.event
-        return {"title": ev["title"], "time": None if o.all_day else (o.day, o.start.time()),
+        return {"title": ev["title"], "title_day": (ev["title"], o.day),
+                "time": None if o.all_day else (o.day, o.start.time()),
                 "where": ev["location"] or None, "place": (ev["location"], o.day) if ev["location"] else None,
                 "note": ev["description"] or None}
 
-    counts = Counter((k, v) for o in occ for k, v in names(o).items() if v is not None)
+    counts = Counter((k, v) for o in everywhere for k, v in names(o).items() if v is not None)
     out = []
     for o in occ:
         if o.event.get("repeat", "none") == "none":
-            out.append({"id": o.event["id"], "by": "title_day"})
             out += [{"id": o.event["id"], "by": k} for k, v in names(o).items() if v and counts[k, v] == 1]
     return out
 

@@ -267,26 +267,37 @@ def _repeats_on(ev: dict[str, Any], first: date, d: date) -> bool:
 
 
 def occurrences(state: dict[str, Any], lo: date, hi: date) -> list[Occurrence]:
-    """Every event occurrence and task on local days ``lo..hi`` (inclusive), repeating events expanded."""
+    """Every event occurrence and task on local days ``lo..hi`` (inclusive), repeating events expanded. Only the
+    days an event can touch are visited (a single event: its own days; a series: from its first day to ``hi``)."""
     out: list[Occurrence] = []
     for ev in events(state).values():
         s, e = from_utc_iso(ev["start"]), from_utc_iso(ev["end"])
+        first = s.date()
+        repeating = ev.get("repeat", "none") != "none"
+        if first > hi or (repeating and ev.get("repeatUntil", "9999") < lo.isoformat()):
+            continue
         if ev.get("allDay"):
-            span = (e.date() - s.date()).days
-            d = lo
-            while d <= hi:
+            span = (e.date() - first).days
+            if not repeating and e.date() < lo:
+                continue
+            d = max(lo, first)
+            last = hi if repeating else min(hi, e.date())
+            while d <= last:
                 for k in range(span + 1):
-                    if _repeats_on(ev, s.date(), d - timedelta(days=k)):
+                    if _repeats_on(ev, first, d - timedelta(days=k)):
                         out.append(Occurrence(ev, datetime.combine(d, time(0), tzinfo=TZ),
                                               datetime.combine(d, time(0), tzinfo=TZ), True,
                                               origin=d - timedelta(days=k)))
                         break
                 d += timedelta(days=1)
             continue
+        if not repeating and first < lo:
+            continue
         dur = e - s
-        d = lo
-        while d <= hi:
-            if _repeats_on(ev, s.date(), d):
+        d = max(lo, first)
+        last = hi if repeating else first
+        while d <= last:
+            if _repeats_on(ev, first, d):
                 st = datetime.combine(d, s.timetz())
                 out.append(Occurrence(ev, st, st + dur, False))
             d += timedelta(days=1)

@@ -1,10 +1,15 @@
 """GoCalendar's calendar as REAL's v2 eval scripts expect it: the week of Wednesday 2024-07-17 with the events its
 goals refer to ("Dinner with Friends", "Reading Time", "Project Sync" on Wednesday, coffee with the user's sister)
-and the event names of REAL's v1 GoCalendar tasks. Times are US Pacific, stored in UTC."""
+and the event names of REAL's v1 GoCalendar tasks (ids 1-22, exactly as REAL's scripts and tasks name them), around
+them a working calendar at a real one's scale, generated deterministically from ``GEN_SEED``
+(``halo.sites.gocalendar.gendata``): weekly and monthly meetings, one-off meetings with guests and video calls,
+appointments, family events, birthdays, trips and US holidays from May to October 2024. Times are US Pacific,
+stored in UTC."""
 
 from __future__ import annotations
 
 import copy
+import functools
 import hashlib
 from datetime import date, time
 from typing import Any
@@ -15,7 +20,12 @@ CALENDARS = [
     {"id": "work", "name": "Work", "color": "#039be5"},
     {"id": "personal", "name": "Personal", "color": "#33b679"},
     {"id": "family", "name": "Family", "color": "#8e24aa"},
+    {"id": "holidays", "name": "Holidays in United States", "color": "#0b8043", "group": "other"},
 ]
+# Google Calendar's palette, by the names its colour menus show (Personal is Sage, Work Peacock, Family Grape)
+COLORS = {"Tomato": "#d50000", "Flamingo": "#e67c73", "Tangerine": "#f4511e", "Banana": "#f6bf26",
+          "Sage": "#33b679", "Basil": "#0b8043", "Peacock": "#039be5", "Blueberry": "#3f51b5",
+          "Lavender": "#7986cb", "Grape": "#8e24aa", "Graphite": "#616161"}
 TASKS_COLOR = "#1a73e8"
 
 # id: (title, day, start, end (None: all day, end is then the last day), location, description, calendar, repeat)
@@ -84,18 +94,35 @@ _TASKS = [
      "allDay": False, "completed": True},
 ]
 
-_SEED: dict[str, Any] = {
-    "calendar": {
-        "events": {eid: event_record(eid, raw) for eid, raw in _RAW.items()},
-        "deletedEvents": [],
-        "myTasks": _TASKS,
-        "calendars": CALENDARS,
-    },
-    "ui": {"snackbar": {"message": "", "open": False}},
-    "router": {"location": {"pathname": "/"}},  # the view last shown (REAL's apps keep react-router's in the store)
-}
+def _all_events() -> dict[str, dict[str, Any]]:
+    from halo.sites.gocalendar.gendata import generated_events
+
+    out = {eid: event_record(eid, raw) for eid, raw in _RAW.items()}
+    out.update(generated_events(out, len(_RAW) + 1, event_record))
+    return out
+
+
+def _all_tasks() -> list[dict[str, Any]]:
+    from halo.sites.gocalendar.gendata import generated_tasks
+
+    return _TASKS + generated_tasks(first_id=len(_TASKS) + 1)
+
+
+@functools.cache
+def _seed_state() -> dict[str, Any]:
+    """Built on first use (the generator expands events through the planner, which imports this module)."""
+    return {
+        "calendar": {
+            "events": _all_events(),
+            "deletedEvents": [],
+            "myTasks": _all_tasks(),
+            "calendars": CALENDARS,
+        },
+        "ui": {"snackbar": {"message": "", "open": False}},
+        "router": {"location": {"pathname": "/"}},  # the view last shown (REAL's apps keep react-router's in the store)
+    }
 
 
 def seed(task_id: str | None = None) -> dict[str, Any]:
     """The initial state for any GoCalendar task (one calendar for all of them); a fresh copy each call."""
-    return copy.deepcopy(_SEED)
+    return copy.deepcopy(_seed_state())
