@@ -73,11 +73,31 @@ async def test_png_and_context_defaults(make_env, pages_url):
     assert (tz, lang, w, h) == ("America/Los_Angeles", "en-US", 1280, 720)
 
 
+async def test_a_small_pixel_budget_is_captured_small_and_the_tiny_prompt_keeps_its_size(make_env, pages_url):
+    """A policy that looks at 16k pixels gets a capture of about that size, drawn by Chromium (not a full-size
+    image shrunk later), and its prompt's image is the one a full-size capture would have given."""
+    from PIL import Image
+
+    from halo.policy.prompt import PromptConfig, resize_screenshot
+
+    cfg = PromptConfig(max_pixels=16384, min_pixels=4096)
+    env = make_env(screenshot_max_pixels=16384)
+    obs = await env.reset(page_task(f"{pages_url}/page2.html"))
+    w, h = Image.open(io.BytesIO(obs.screenshot)).size
+    assert (w, h) == (round(1280 * (1.1 * 16384 / 921600) ** 0.5), round(720 * (1.1 * 16384 / 921600) ** 0.5))
+    assert 16384 <= w * h <= 1.2 * 16384
+    full = make_env()
+    big = await full.reset(page_task(f"{pages_url}/page2.html"))
+    assert resize_screenshot(obs.screenshot, cfg)[2] == resize_screenshot(big.screenshot, cfg)[2]
+    assert obs.viewport == big.viewport == (1280, 720)  # coordinates stay in viewport pixels
+
+
 def test_bad_settings_are_refused(pool):
     from halo.env.env import BrowserEnv
     from halo.errors import ConfigError
 
-    for kw in ({"image_format": "gif"}, {"jpeg_quality": 0}, {"max_steps": 0}, {"action_timeout_ms": 1}):
+    for kw in ({"image_format": "gif"}, {"jpeg_quality": 0}, {"max_steps": 0}, {"action_timeout_ms": 1},
+               {"screenshot_max_pixels": 0}):
         with pytest.raises(ConfigError):
             BrowserEnv(pool, **kw)
 

@@ -26,3 +26,24 @@ def test_recovery_applies_on_the_rollouts_sampling_path():
     assert plain.action == click
     assert fixed.action != click and any(r.startswith("recovery:") for r in fixed.parsed.repairs)
     assert wrapped.interventions == 1
+
+
+def test_the_rollout_sets_the_envs_capture_budget_from_the_policys_prompt():
+    """run_episode asks the env for screenshots of about the size the policy's prompt keeps, before the reset."""
+    from halo.policy.prompt import PromptConfig
+    from halo.rl.rollout import run_episode
+
+    class Env:
+        screenshot_max_pixels = None
+        max_steps = 1
+        seen: list = []
+
+        async def reset(self, task):
+            self.seen.append(self.screenshot_max_pixels)
+            raise RuntimeError("stop here")
+
+    env, task = Env(), type("T", (), {"id": "t", "site": "s"})()
+    pol = ScriptedPolicy([LeftClick(1, 1)])
+    pol.prompt_config = PromptConfig(max_pixels=16384, min_pixels=4096)
+    ep = asyncio.run(run_episode(env, pol, task))
+    assert env.seen == [16384] and ep.errored and "stop here" in ep.error

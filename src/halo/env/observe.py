@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import base64
 import json
+import math
 import time
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 from typing import Any
 
-from halo.env.types import Element
+from halo.env.types import VIEWPORT, Element
 
 ID_ATTR = "data-halo-id"
 MAX_NAME = 80
@@ -63,18 +64,26 @@ async def read_axtree(page: Any, start_id: int = 1, settle_ms: int = SETTLE_MS) 
                   viewport=tuple(float(x) for x in vp) if vp and vp[2] > 0 and vp[3] > 0 else None)
 
 
+def capture_scale(max_pixels: int | None, viewport: tuple[int, int] = VIEWPORT) -> float:
+    """The capture scale giving a little more than ``max_pixels`` (so the prompt's resize still only shrinks)."""
+    if max_pixels is None:
+        return 1.0
+    return min(1.0, math.sqrt(1.1 * max_pixels / (viewport[0] * viewport[1])))
+
+
 async def screenshot(page: Any, image_format: str = "jpeg", quality: int = 80, cdp: Any = None,
-                     viewport: tuple[float, float, float, float] | None = None) -> bytes:
+                     viewport: tuple[float, float, float, float] | None = None, scale: float = 1.0) -> bytes:
     """Viewport screenshot. With a CDP session, ``Page.captureScreenshot`` directly (skips Playwright's
-    screenshot machinery: ~2x cheaper on these machines). ``viewport``: the visual viewport as the tree read saw
-    it (else one more round trip asks Chromium for it)."""
+    screenshot machinery: ~2x cheaper on these machines), rendered at ``scale`` (Chromium draws the smaller
+    image: no full-size encode). ``viewport``: the visual viewport as the tree read saw it (else one more round
+    trip asks Chromium for it). Playwright's fallback has no scale: it captures full size."""
     if cdp is not None:
         if viewport is None:
             vv = (await cdp.send("Page.getLayoutMetrics"))["cssVisualViewport"]
             viewport = (vv["pageX"], vv["pageY"], vv["clientWidth"], vv["clientHeight"])
         # A clip, as Playwright passes: without one, the capture can hang while the page navigates.
         x, y, w, h = viewport
-        clip = {"x": x, "y": y, "width": w, "height": h, "scale": 1}
+        clip = {"x": x, "y": y, "width": w, "height": h, "scale": scale}
         params: dict[str, Any] = {"format": image_format, "captureBeyondViewport": False, "clip": clip}
         if image_format == "jpeg":
             params["quality"] = quality
@@ -99,13 +108,13 @@ class Snapshot:
 
 
 async def snapshot(page: Any, start_id: int, image_format: str = "jpeg", quality: int = 80,
-                   cdp: Any = None) -> Snapshot:
+                   cdp: Any = None, scale: float = 1.0) -> Snapshot:
     """Tree first (its frame wait doubles as the settle), then the screenshot of the rendered result."""
     t0 = time.perf_counter()
     tree = await read_axtree(page, start_id)
     t1 = time.perf_counter()
     if tree.navigating:
         return Snapshot(screenshot=b"", tree=tree, url=page.url, timings={"axtree": t1 - t0})
-    shot = await screenshot(page, image_format, quality, cdp, tree.viewport)
+    shot = await screenshot(page, image_format, quality, cdp, tree.viewport, scale)
     t2 = time.perf_counter()
     return Snapshot(screenshot=shot, tree=tree, url=page.url, timings={"axtree": t1 - t0, "screenshot": t2 - t1})

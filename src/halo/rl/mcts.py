@@ -237,9 +237,10 @@ class MCTSExplorer:
 
     # ------------------------------------------------------------ pieces
     async def _root(self) -> Node:
-        from halo.rl.rollout import _progress
+        from halo.rl.rollout import _progress, match_capture
 
         rewards = DenseRewardCalculator(self.reward_config)
+        match_capture(self.env, self.policy)
         obs = await self.env.reset(self.task)
         rewards.set_progress(await _progress(self.env, self.task))
         root = Node(id=next(self._ids), obs=obs, step=0, rewards=rewards, snapshot=await self.env.snapshot())

@@ -133,6 +133,7 @@ async def _run_episode(ep: Episode, env: Any, policy: PolicyBackend, task: Any, 
     try:
         if start is None:
             rewards = DenseRewardCalculator(reward_config)
+            match_capture(env, policy)
             obs = await env.reset(task)
             rewards.set_progress(await _progress(env, task))  # the potential of the start state: only changes pay
         else:
@@ -195,6 +196,14 @@ async def act(env: Any, task: Any, obs: Observation, prompt: Prompt | None, samp
                 error=info_err, timings=timings, state_key=state_key)
     return Outcome(step=step, obs=next_obs, done=done, truncated=truncated, success=success,
                    real_reward=real_reward, graded=graded, errored=errored, grade_details=details)
+
+
+def match_capture(env: Any, policy: Any) -> None:
+    """Let the env capture screenshots at about the size the policy's prompt keeps (``max_pixels``): Chromium
+    draws a small image instead of a full-size one the prompt would shrink anyway. The viewer shows that image."""
+    cfg = getattr(policy, "prompt_config", None)
+    if cfg is not None and hasattr(env, "screenshot_max_pixels"):
+        env.screenshot_max_pixels = cfg.max_pixels
 
 
 async def _progress(env: Any, task: Any) -> float | None:
