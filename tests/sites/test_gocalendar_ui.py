@@ -149,3 +149,34 @@ async def test_create_starts_today_when_the_week_shows_it(run_episode):
         assert d.find("textbox", "Start date").value == "Sunday, July 21, 2024"  # the first day shown
 
     await run_episode("v2.gocalendar-12", days)
+
+
+async def test_drag_an_event_pick_a_date_and_page_the_side_calendar(run_episode):
+    """REAL v1 gocalendar-7's drag and drop (the coffee from Thursday 9am to Friday 10am), the editor's date picker
+    and the side calendar's month arrows, as a person uses them (issue 16, point 4)."""
+    from halo.env import actions as A
+
+    async def ui(d):
+        await d.click("button", "Next month, side calendar", exact=True)
+        assert d.has("link", "Saturday, September 7, 2024", exact=True)  # August's grid, the view unchanged
+        assert d.has("button", "Team Standup Meeting, Monday, July 15")
+        await d.click("button", "Create")
+        await d.click("textbox", "Start date", exact=True)
+        await d.click("button", "Next month, date picker", exact=True)
+        await d.click("button", "Tuesday, August 20, 2024", exact=True)
+        assert d.find("textbox", "Start date", exact=True).value == "Tuesday, August 20, 2024"
+        assert not d.has("dialog", "Choose a date")
+        await d.press("textbox", "Add title", "Escape")
+        coffee = d.find("button", "Morning Coffee with sister").bbox
+        ten = d.find("button", "Breakfast Meeting with Client, Friday").bbox  # Friday 10-11am
+        grab = (coffee[0] + coffee[2] / 2, coffee[1] + coffee[3] / 2)
+        drop = (ten[0] + ten[2] / 2, ten[1] + coffee[3] / 2)  # the coffee's top edge on Friday's 10am line
+        vp = d.obs.viewport
+        await d.step(A.LeftClickDrag(*A.to_relative(*drop, *vp), *A.to_relative(*grab, *vp)))
+        assert d.has("button", "Morning Coffee with sister, Friday, July 19 · 10am – 11am")
+
+    res, _ = await run_episode("v2.gocalendar-18", ui)
+    state = res.info.grade.finish_state
+    assert state["differences"]["events"]["updated"] == {
+        "10": {"id": "10", "start": "2024-07-19T17:00:00.000Z", "end": "2024-07-19T18:00:00.000Z"}}
+    assert state["differences"]["events"]["added"] == {}

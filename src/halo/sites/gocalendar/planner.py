@@ -4,12 +4,14 @@
 from __future__ import annotations
 
 import copy
+import re
 from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
 from typing import Any
 
 from halo.sites.core import collection_differences
-from halo.sites.gocalendar.seed import CALENDARS, meeting_id
+from halo.sites.gocalendar.gendata import CONTACTS
+from halo.sites.gocalendar.seed import COLORS, meeting_id
 from halo.sites.gocalendar.timeutil import TZ, from_utc_iso, parse_date, parse_time, to_utc_iso
 
 REPEATS = {  # value -> label (Google Calendar's wording for a Wednesday start)
@@ -84,24 +86,109 @@ def _times(data: dict[str, Any]) -> tuple[str, str, bool]:
     return to_utc_iso(d, t1), to_utc_iso(end.date(), end.timetz().replace(tzinfo=None)), False
 
 
-def _fields(data: dict[str, Any]) -> dict[str, Any]:
+def calendars(state: dict[str, Any]) -> list[dict[str, Any]]:
+    return state["calendar"]["calendars"]
+
+
+def my_calendars(state: dict[str, Any]) -> list[dict[str, Any]]:
+    """The calendars events can be put on ("My calendars"; not a subscribed one such as the holidays)."""
+    return [c for c in calendars(state) if c.get("group") != "other"]
+
+
+def _calendar_of(state: dict[str, Any], cid: str) -> dict[str, Any]:
+    for c in calendars(state):
+        if c["id"] == cid:
+            return c
+    raise CalendarError(f"no calendar {cid!r}")
+
+
+def _fields(state: dict[str, Any], data: dict[str, Any]) -> dict[str, Any]:
     start, end, all_day = _times(data)
     repeat = data.get("repeat") or "none"
     if repeat not in REPEATS:
         raise CalendarError(f"repeat must be one of {', '.join(REPEATS)}")
-    cal = data.get("calendar") or "work"
-    if cal not in {c["id"] for c in CALENDARS}:
+    mine = [c["id"] for c in my_calendars(state)]
+    cal = data.get("calendar") or ("work" if "work" in mine else mine[0] if mine else "")
+    if cal not in mine:
         raise CalendarError(f"no calendar {cal!r}")
     return {"title": _text(data, "title", MAX_TITLE) or "(No title)", "description": _text(data, "description"),
             "start": start, "end": end, "allDay": all_day, "location": _text(data, "location", 500),
             "calendar": cal, "repeat": repeat}
 
 
+_EMAIL = re.compile(r"[^@\s,;<>]+@[^@\s,;<>]+\.[a-z]{2,}", re.I)
+_BY_NAME = {n.lower(): (n, e) for n, e in CONTACTS}
+_BY_EMAIL = {e.lower(): (n, e) for n, e in CONTACTS}
+
+
+def guest(text: Any) -> dict[str, str]:
+    """A guest as Google stores one (an email; the name when the address book knows it), from an email address or
+    an address-book name ("Alexa Richardson", "alexa.richardson@acme.com", "Alexa Richardson <alexa...>")."""
+    if isinstance(text, dict):
+        text = text.get("email") or text.get("name") or ""
+    if not isinstance(text, str):
+        raise CalendarError("a guest must be an email address or a name")
+    t = text.strip()
+    m = _EMAIL.search(t)
+    if m:
+        email = m.group(0)
+        name, _ = _BY_EMAIL.get(email.lower(), ("", ""))
+        return {"name": name or t[:m.start()].strip(' "<') or "", "email": email.lower()}
+    if t.lower() in _BY_NAME:
+        name, email = _BY_NAME[t.lower()]
+        return {"name": name, "email": email}
+    raise CalendarError(f"{t!r} is not an email address or a contact; type an email like name@example.com")
+
+
+def _guests(data: dict[str, Any]) -> list[dict[str, str]]:
+    raw = data.get("guests") or []
+    if not isinstance(raw, list) or len(raw) > 100:
+        raise CalendarError("guests must be a list of at most 100 email addresses")
+    out: list[dict[str, str]] = []
+    for g in raw:
+        rec = guest(g)
+        if rec["email"] not in {x["email"] for x in out}:
+            out.append(rec)
+    return out
+
+
+def color_value(text: Any) -> str:
+    """A colour of Google's palette by name ("Sage") or as its hex ("#33b679")."""
+    if isinstance(text, str):
+        for name, hexa in COLORS.items():
+            if text.strip().lower() in (name.lower(), hexa):
+                return hexa
+    raise CalendarError(f"color must be one of {', '.join(COLORS)}")
+
+
+def _extras(state: dict[str, Any], data: dict[str, Any], ev: dict[str, Any] | None) -> dict[str, Any]:
+    """Guests, the video meeting and the event's own colour, where the request names them and they differ from
+    the event's (an edit that leaves them alone leaves no difference in /finish)."""
+    out: dict[str, Any] = {}
+    if "guests" in data:
+        g = _guests(data)
+        if ev is None or g != ev.get("guests", []):
+            out["guests"] = g
+    if "hasMeeting" in data:
+        on = bool(data.get("hasMeeting"))
+        if ev is None or on != bool(ev.get("hasMeeting", False)):
+            out["hasMeeting"] = on
+    if "color" in data:
+        c = color_value(data["color"]) if data.get("color") else None
+        if c is not None and (ev is None or c != ev.get("color")):
+            out["color"] = c
+        elif c is None and ev is not None and "color" in ev:
+            out["color"] = None  # back to the calendar's colour
+    return out
+
+
 def create_event(state: dict[str, Any], data: dict[str, Any]) -> dict[str, Any]:
     eid = _next_id(state)
-    ev = {"id": eid, **_fields(data), "meetingId": meeting_id(f"event-{eid}"), "guests": []}
+    ev = {"id": eid, **_fields(state, data), "meetingId": meeting_id(f"event-{eid}"), "guests": [],
+          "hasMeeting": False}
     ev = {k: ev[k] for k in ("id", "title", "description", "start", "end", "allDay", "location", "meetingId",
-                             "calendar", "repeat", "guests")}
+                             "calendar", "repeat", "guests", "hasMeeting")}
+    ev.update({k: v for k, v in _extras(state, data, None).items() if v is not None})
     events(state)[eid] = ev
     set_snackbar(state, "Event saved")
     return ev
@@ -111,9 +198,76 @@ def update_event(state: dict[str, Any], eid: str, data: dict[str, Any]) -> dict[
     ev = events(state).get(eid)
     if ev is None:
         raise CalendarError(f"no event with id {eid!r}; it may have been deleted")
-    ev.update(_fields(data))
+    fields = _fields(state, data)
+    extras = _extras(state, data, ev)
+    ev.update(fields)
+    for k, v in extras.items():
+        if v is None:
+            ev.pop(k, None)
+        else:
+            ev[k] = v
     set_snackbar(state, "Event saved")
     return ev
+
+
+def move_event(state: dict[str, Any], eid: str, data: dict[str, Any]) -> dict[str, Any]:
+    """Drag and drop: the event (a repeating one: its whole series) moves to ``date`` (and ``startTime``, for a
+    timed event), keeping its length. ``occurrence`` is the local date of the occurrence dragged (a series)."""
+    ev = events(state).get(eid)
+    if ev is None:
+        raise CalendarError(f"no event with id {eid!r}; it may have been deleted")
+    try:
+        d = parse_date(_text(data, "date") or "")
+        occ = date.fromisoformat(str(data.get("occurrence") or "")) if data.get("occurrence") else None
+    except ValueError as e:
+        raise CalendarError(str(e)) from None
+    s, e = from_utc_iso(ev["start"]), from_utc_iso(ev["end"])
+    occ = occ or s.date()
+    if ev.get("allDay"):
+        delta = timedelta(days=(d - occ).days)
+        new_s, new_e = s.date() + delta, e.date() + delta
+        start, end = to_utc_iso(new_s), to_utc_iso(new_e)
+    else:
+        try:
+            t = parse_time(_text(data, "startTime")) if _text(data, "startTime") else s.time()
+        except ValueError as err:
+            raise CalendarError(str(err)) from None
+        delta = datetime.combine(d, t) - datetime.combine(occ, s.time())
+        st = s.replace(tzinfo=None) + delta
+        start, end = _iso(st), _iso(st + (e - s))
+    if (start, end) == (ev["start"], ev["end"]):
+        return ev
+    ev["start"], ev["end"] = start, end
+    days = (from_utc_iso(start).date() - s.date()).days
+    if ev.get("repeat", "none") != "none" and days:
+        shift = timedelta(days=days)
+        if ev.get("exceptions"):
+            ev["exceptions"] = [(date.fromisoformat(x) + shift).isoformat() for x in ev["exceptions"]]
+        if ev.get("repeatUntil"):
+            ev["repeatUntil"] = (date.fromisoformat(ev["repeatUntil"]) + shift).isoformat()
+    set_snackbar(state, "Event rescheduled")
+    return ev
+
+
+def set_calendar_color(state: dict[str, Any], cid: str, data: dict[str, Any]) -> dict[str, Any]:
+    cal = _calendar_of(state, cid)
+    cal["color"] = color_value(data.get("color"))
+    set_snackbar(state, f"{cal['name']} color changed")
+    return cal
+
+
+def delete_calendar(state: dict[str, Any], cid: str) -> dict[str, Any]:
+    """Google's "Delete calendar": the calendar and every event on it go (``differences.events.deleted``); the last
+    of "My calendars" stays (events need one)."""
+    cal = _calendar_of(state, cid)
+    if cal.get("group") != "other" and len(my_calendars(state)) == 1:
+        raise CalendarError(f"{cal['name']} is your last calendar; it cannot be deleted")
+    state["calendar"]["calendars"] = [c for c in calendars(state) if c["id"] != cid]
+    gone = [eid for eid, ev in events(state).items() if ev.get("calendar") == cid]
+    for eid in gone:
+        events(state).pop(eid)
+    set_snackbar(state, f"{cal['name']} was deleted")
+    return {**cal, "eventsDeleted": len(gone)}
 
 
 DELETE_SCOPES = {"this": "This event", "following": "This and following events", "all": "All events"}
