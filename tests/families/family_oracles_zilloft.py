@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from halo.env import actions as A
 from halo.families.zilloft import ME, POPULAR, day_text
-from halo.sites.zilloft.listings import BY_ID, LISTINGS
+from halo.sites.zilloft.listings import BY_ID, LISTINGS, TYPE_LABELS
 
 HERO = "Enter an address, neighborhood, city, or ZIP code"
 
@@ -49,9 +49,20 @@ async def sort(d, p):
 
 async def filters(d, p):
     await search(d, p["place"])
+    await d.click("button", "Price", exact=True)  # the filters are dropdowns, as on Zillow
     await d.fill("textbox", "Maximum price", str(p["maxPrice"]), exact=True)
+    await d.click("button", "Beds & Baths", exact=True)
     await d.click("radio", f"{p['minBeds']}+ bedrooms", exact=True)  # a radio applies the form at once
-    await d.click("radio", f"{p['minBaths']:g}+ bathrooms", exact=True)
+    await d.click("radio", f"{p['minBaths']:g}+ bathrooms", exact=True)  # (and its dropdown stays open)
+
+
+async def exact(d, p):
+    await search(d, p["place"])
+    await d.click("button", "Home Type", exact=True)
+    await d.click("checkbox", TYPE_LABELS[p["homeType"]], exact=True)
+    await d.click("button", "Beds & Baths", exact=True)
+    await d.click("checkbox", "Use exact match for bedrooms", exact=True)
+    await d.click("radio", f"Exactly {p['beds']} bedrooms", exact=True)
 
 
 async def tour(d, p, date: str | None = None):
@@ -70,13 +81,13 @@ async def tour(d, p, date: str | None = None):
 
 
 ORACLES = {"zilloft.popular": popular, "zilloft.type": type_query, "zilloft.open": open_listing,
-           "zilloft.save": save, "zilloft.sort": sort, "zilloft.filter": filters, "zilloft.tour": tour}
+           "zilloft.save": save, "zilloft.sort": sort, "zilloft.filter": filters, "zilloft.tour": tour, "zilloft.exact": exact}
 
 # parameters each grader must hold the episode to (the popular search's hope only colours the goal)
 VERIFIED = {"zilloft.popular": ("area",), "zilloft.type": ("query",), "zilloft.open": ("listing", "query"),
             "zilloft.save": ("listing", "query"), "zilloft.sort": ("place", "sort"),
             "zilloft.filter": ("place", "maxPrice", "minBeds", "minBaths"),
-            "zilloft.tour": ("listing", "date", "time", "tourType")}
+            "zilloft.tour": ("listing", "date", "time", "tourType"), "zilloft.exact": ("place", "homeType", "beds")}
 
 
 # ---------------------------------------------------------------- near misses played in the browser

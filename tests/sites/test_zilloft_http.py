@@ -48,7 +48,7 @@ def contact(ep: HttpEpisode, zpid: str, date: str, time: str) -> dict:
 
 
 def _z10(ep):
-    assert "3621 Mulberry St" in search(ep, "California", maxPrice="500000", minBeds=2)
+    assert "3621 Mulberry St" in search(ep, "California", maxPrice="500000", minBeds=2, sort="price_high")
     tour(ep, "92501", "2024-07-19", "10:00 AM")
 
 
@@ -68,7 +68,7 @@ def _z2(ep):
 
 
 def _z22(ep):
-    assert "3818 W 59th Pl" in search(ep, "Southern California", maxPrice="1000000")
+    assert "3818 W 59th Pl" in search(ep, "Southern California", maxPrice="1000000", homeType="House", sort="newest")
     tour(ep, "90003", "2024-07-22", "2:00 PM")
 
 

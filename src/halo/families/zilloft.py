@@ -14,7 +14,7 @@ import re
 from typing import Any
 
 from halo.families.base import Check, Family, Finish, norm, register
-from halo.sites.zilloft.listings import BY_ID, CITIES, LISTINGS, SORTS, Listing, search
+from halo.sites.zilloft.listings import BY_ID, CITIES, HOME_TYPES, LISTINGS, SORTS, TYPE_LABELS, Listing, search
 from halo.sites.zilloft.state import TIMES, TOUR_TYPES, seed, tour_dates
 
 _SEED_FILTERS: dict[str, Any] = seed(None)["filters"]
@@ -59,8 +59,25 @@ def listing_shown(f: Finish) -> str | None:
 
 
 def final_filters(f: Finish) -> dict[str, Any]:
-    upd = f.section("updated", "filters") or {}
-    return {**_SEED_FILTERS, **(upd if isinstance(upd, dict) else {})}
+    """The search filters at the end: the seed's, with ``initialfinaldiff``'s changes applied. A list
+    (``homeTypes``) diffs index by index, as REAL's deep-object-diff does: ticking the first box of an empty list
+    shows as ``added.filters.homeTypes = {"0": "Condo"}``, unticking as ``deleted``."""
+    out = {k: list(v) if isinstance(v, list) else v for k, v in _SEED_FILTERS.items()}
+    parts = [f.section(part, "filters") for part in ("updated", "added", "deleted")]
+    upd, add, gone = [p if isinstance(p, dict) else {} for p in parts]
+    for k in dict.fromkeys([*upd, *add, *gone]):
+        if isinstance(out.get(k), list):
+            items = {str(i): v for i, v in enumerate(out[k])}
+            for part in (upd, add):
+                items.update(part.get(k) if isinstance(part.get(k), dict) else {})
+            for i in gone.get(k) if isinstance(gone.get(k), dict) else {}:
+                items.pop(i, None)
+            out[k] = [items[i] for i in sorted(items, key=lambda i: int(i) if i.isdigit() else 0)]
+        elif k in upd:
+            out[k] = upd[k]
+        elif k in add:
+            out[k] = add[k]
+    return out
 
 
 def _records(f: Finish, name: str, part: str = "added") -> list[dict[str, Any]]:
@@ -250,8 +267,39 @@ class FilterHomes(Family):
 
     def check(self, f, p):
         ff = final_filters(f)
-        got = {k: ff[k] for k in ("maxPrice", "minBeds", "minBaths")}
-        want = {k: p[k] for k in ("maxPrice", "minBeds", "minBaths")}
+        keys = ("maxPrice", "minBeds", "minBaths", "maxBeds", "maxBaths")
+        got = {k: ff[k] for k in keys}
+        want = {k: p.get(k) for k in keys}  # "at least": no exact match (maxBeds / maxBaths unset)
+        return [query_is(f, p["place"]), Check("filters", got == want, f"filters {got}, want {want}"),
+                Check("results shown", pathname(f) == "/search", f"shown {pathname(f)!r}"), nothing_else(f)]
+
+
+@register
+class ExactHomes(Family):
+    """Zillow's Home Type dropdown ("Houses", "Townhomes", "Condos/Co-ops" ...) and "Use exact match" for bedrooms
+    (REAL's v1 zilloft tasks ask for "exactly 3 bedrooms" and "Houses and Townhomes"): one home type, exactly N
+    bedrooms, nothing else filtered; only combinations that leave at least one home."""
+
+    name, site, steps = "zilloft.exact", "zilloft", "5+"
+    description = "search a place for one home type with exactly N bedrooms (home type and exact-match filters)"
+
+    def space(self):
+        return [{"place": q, "homeType": t, "beds": b} for q in places() for t in HOME_TYPES for b in range(1, 6)
+                if search(q, home_types=(t,), min_beds=b, max_beds=b)]
+
+    def goal(self, p, rng):
+        t, b = TYPE_LABELS[p["homeType"]], f"{p['beds']} bedroom{'s' if p['beds'] != 1 else ''}"
+        return rng.choice(['Show me only {t} in {q} with exactly {b}.',
+                           'Filter {q} to {t} that have exactly {b} (not more).',
+                           'In {q}, list {t} with {b} exactly.']).format(q=p["place"], t=t, b=b)
+
+    def check(self, f, p):
+        ff = final_filters(f)
+        keys = ("homeTypes", "minBeds", "maxBeds", "minBaths", "maxBaths", "minPrice", "maxPrice", "minSqft",
+                "maxSqft")
+        got = {k: ff[k] for k in keys}
+        want = {**{k: _SEED_FILTERS[k] for k in keys}, "homeTypes": [p["homeType"]], "minBeds": p["beds"],
+                "maxBeds": p["beds"]}
         return [query_is(f, p["place"]), Check("filters", got == want, f"filters {got}, want {want}"),
                 Check("results shown", pathname(f) == "/search", f"shown {pathname(f)!r}"), nothing_else(f)]
 

@@ -16,7 +16,18 @@ from starlette.routing import Route
 
 from halo.sites.core import session_of
 from halo.sites.zilloft import state as st
-from halo.sites.zilloft.listings import AGENTS, BY_ID, HOME_TYPES, LISTINGS, SORTS, Listing, search
+from halo.sites.zilloft.listings import (
+    AGENTS,
+    BY_ID,
+    HOME_TYPES,
+    LISTINGS,
+    PAGE_SIZE,
+    SORTS,
+    TYPE_LABELS,
+    Listing,
+    page_of,
+    search,
+)
 
 HERE = Path(__file__).parent
 MAX_QUERY = 200
@@ -55,7 +66,7 @@ def short_price(p: int) -> str:
 _env = Environment(loader=FileSystemLoader(HERE / "templates"), autoescape=select_autoescape(["html"]),
                    trim_blocks=True, lstrip_blocks=True)
 _env.globals.update(css=Markup((HERE / "static" / "zilloft.css").read_text()), art=art, pin=pin,
-                    short_price=short_price, home_types=HOME_TYPES, sorts=SORTS)
+                    short_price=short_price, home_types=HOME_TYPES, type_labels=TYPE_LABELS, sorts=SORTS)
 
 
 def _page(template: str, status: int = 200, **ctx: Any) -> HTMLResponse:
@@ -103,6 +114,33 @@ def _int(raw: str | None, name: str, lo: int = 0, hi: int = 10**9) -> int | None
     return v
 
 
+_BEDS = (0, 1, 2, 3, 4, 5)
+_BATHS = (0, 1, 1.5, 2, 3, 4)
+_ON = ("1", "on", "true", "yes")
+DROPDOWNS = ("price", "beds", "type", "more")
+
+
+def _money(p: int) -> str:
+    return f"${p / 1e6:g}M" if p >= 1_000_000 else f"${p // 1000}K" if p >= 1000 else f"${p}"
+
+
+def filter_labels(f: dict[str, Any]) -> dict[str, str]:
+    """What each filter dropdown's button says, as Zillow's do ("Price" or "$500K - $1.1M", "3+ bd, 2+ ba")."""
+    lo, hi = f["minPrice"], f["maxPrice"]
+    price = (f"{_money(lo)} - {_money(hi)}" if lo is not None and hi is not None else f"{_money(lo)}+"
+             if lo is not None else f"Up to {_money(hi)}" if hi is not None else "")
+    rooms = []
+    if f["minBeds"]:
+        rooms.append(f"{f['minBeds']}{'' if f['maxBeds'] is not None else '+'} bd")
+    if f["minBaths"]:
+        rooms.append(f"{f['minBaths']:g}{'' if f['maxBaths'] is not None else '+'} ba")
+    types = f["homeTypes"]
+    more = sum(f[k] is not None for k in ("minSqft", "maxSqft"))
+    return {"price": price, "beds": ", ".join(rooms),
+            "type": TYPE_LABELS[types[0]] if len(types) == 1 else f"{len(types)} types" if types else "",
+            "more": f"{more} filter{'s' if more > 1 else ''}" if more else ""}
+
+
 async def search_page(request: Request) -> Response:
     q = request.query_params
     s = session_of(request)
@@ -125,35 +163,60 @@ async def search_page(request: Request) -> Response:
             except st.RequestError as e:
                 errors.append(str(e))
                 raw[key] = q.get(key)
-    for key, options, conv in (("minBeds", (0, 1, 2, 3, 4, 5), int), ("minBaths", (0, 1, 1.5, 2, 3, 4), float)):
+    # bedrooms and bathrooms: "3+" is a minimum; with "Use exact match" ticked the maximum is the same number
+    for key, top, options, conv, exact in (("minBeds", "maxBeds", _BEDS, int, "bedsExact"),
+                                           ("minBaths", "maxBaths", _BATHS, float, "bathsExact")):
         if reset:
-            new[key] = 0
+            new[key], new[top] = 0, None
         elif key in q:
             try:
                 v = conv(q.get(key) or 0)
                 if v not in options:
                     raise ValueError
                 new[key] = int(v) if float(v).is_integer() else v
+                new[top] = new[key] if q.get(exact, "").lower() in _ON and new[key] else None
             except ValueError:
                 errors.append(f"{key} {q.get(key)!r} is not one of {', '.join(f'{o:g}' for o in options)}")
     if reset:
         new["homeTypes"] = []
     elif "homeType" in q or "minBeds" in q:  # the filter form was submitted: no box ticked means any type
-        types = [t for t in q.getlist("homeType") if t in HOME_TYPES]
-        new["homeTypes"] = types
+        new["homeTypes"] = [t for t in HOME_TYPES if t in q.getlist("homeType")]
     if q.get("sort") in dict(SORTS):
         new["sort"] = q.get("sort")
     with s.lock:
         f.update(new)
         cur = dict(f, homeTypes=list(f["homeTypes"]))
     homes = search(cur["searchQuery"], cur["minPrice"], cur["maxPrice"], cur["minBeds"], cur["minBaths"],
-                   cur["minSqft"], cur["maxSqft"], tuple(cur["homeTypes"]), cur["sort"])
+                   cur["minSqft"], cur["maxSqft"], tuple(cur["homeTypes"]), cur["sort"], max_beds=cur["maxBeds"],
+                   max_baths=cur["maxBaths"])
+    try:
+        want = int(q.get("page") or 1)
+    except ValueError:
+        want = 1
+    shown, page, pages = page_of(homes, want)
     _at(request)
     for key in ("minPrice", "maxPrice", "minSqft", "maxSqft"):
         raw.setdefault(key, "" if cur[key] is None else str(cur[key]))
+    exact = {"beds": cur["maxBeds"] is not None or q.get("bedsExact", "").lower() in _ON,
+             "baths": cur["maxBaths"] is not None or q.get("bathsExact", "").lower() in _ON}
     keep = [("searchQuery", cur["searchQuery"])]
-    return _page("search.html", f=cur, raw=raw, homes=homes, keep=keep, saved_ids=_saved_ids(request),
+    first = (page - 1) * PAGE_SIZE
+    return _page("search.html", f=cur, raw=raw, homes=shown, total=len(homes), page=page, pages=pages,
+                 page_links=_page_links(page, pages), first=first + 1 if homes else 0, last=first + len(shown),
+                 others=[h for h in homes[:300] if h not in shown], keep=keep, saved_ids=_saved_ids(request),
+                 exact=exact, labels=filter_labels(cur), open=q.get("open") if q.get("open") in DROPDOWNS else "",
                  error=" ".join(errors) or None)
+
+
+def _page_links(page: int, pages: int) -> list[int | None]:
+    """Page numbers to link, Zillow-style: the first, the last and two either side of this one (None: a gap)."""
+    keep = sorted({1, pages, *range(max(1, page - 2), min(pages, page + 2) + 1)})
+    out: list[int | None] = []
+    for n in keep:
+        if out and n - (out[-1] or 0) > 1:
+            out.append(None)
+        out.append(n)
+    return out
 
 
 def _description(h: Listing) -> str:

@@ -3,7 +3,11 @@
 - ``config.zilloft``: written by ``/config`` (the scripts want ``initialfinaldiff.added.config.zilloft.run_id``);
 - ``router.location.pathname``: the page last rendered (a listing's ``/homedetails/.../<zpid>_zpid/``), as
   REAL's clones keep their router in the store; task families grade "open the listing" by it;
-- ``filters``: the search box (``searchQuery``) and the price / beds / baths / square-feet / home-type filters;
+- ``filters``: the search box (``searchQuery``) and the price / beds / baths / square-feet / home-type filters, flat
+  keys as REAL's scripts read them (zilloft_10 and zilloft_23 look for ``maxPrice`` and ``minBeds``); Zillow's "Use
+  exact match" sets ``maxBeds`` (``maxBaths``) to the minimum, so "exactly 3 bedrooms" is ``minBeds: 3, maxBeds: 3``
+  (no boolean key with "bed" in its name: the scripts would read ``True`` as one bedroom); ``homeTypes`` lists the
+  ticked types ("House", "Townhouse", ...; shown as Zillow's "Houses", "Townhomes", ...); ``sort``;
   ``searchInputValue`` is what a search box holds as the user types (before submitting), as Omnizon's;
 - ``tourRequests.requestTourList``: ``[{id, createdAt, homeId, requestTourData: {options: [{option, date, time}],
   formValues: {name, email, phone, message, wantFinancingInformation}, shareInfoDetails}}]``;
@@ -48,7 +52,8 @@ def seed(task_id: str | None) -> dict[str, Any]:
         "config": {},
         "router": {"location": {"pathname": "/"}},
         "filters": {"searchQuery": "", "searchInputValue": "", "minPrice": None, "maxPrice": None, "minBeds": 0,
-                    "minBaths": 0, "minSqft": None, "maxSqft": None, "homeTypes": [], "sort": "homes_for_you"},
+                    "maxBeds": None, "minBaths": 0, "maxBaths": None, "minSqft": None, "maxSqft": None,
+                    "homeTypes": [], "sort": "homes_for_you"},
         "tourRequests": {"requestTourList": [], "contactAgentList": []},
         "savedHomes": {"homes": []},
     }

@@ -1,6 +1,6 @@
 // Zilloft: dialogs for "Request a tour" / "Contact agent", JSON form posts, the save-home heart,
 // whole listing cards that open the listing (as on Zillow), and filters that apply as soon as a radio button or
-// checkbox changes (as Zillow's do).
+// checkbox changes (as Zillow's do), in dropdowns.
 (function () {
   document.addEventListener('click', function (e) {
     var open = e.target.closest('[data-open]');
@@ -54,10 +54,35 @@
     }
     box.addEventListener('input', send);
   });
+  // the search page's filters are dropdowns, as on Zillow (Price, Beds & Baths, Home Type, More): a button opens
+  // its panel (closing any other), Escape or a click elsewhere closes it; a radio button or checkbox applies at
+  // once and the page comes back with the same panel open (the form's "open" field), typed prices on Apply/Enter
   var filters = document.getElementById('filters');
   if (filters) {
+    var panels = filters.querySelectorAll('[data-dd]');
+    function show(btn, on) {
+      btn.setAttribute('aria-expanded', on ? 'true' : 'false');
+      document.getElementById(btn.getAttribute('aria-controls')).hidden = !on;
+    }
+    panels.forEach(function (btn) {
+      btn.addEventListener('click', function () {
+        var on = btn.getAttribute('aria-expanded') !== 'true';
+        panels.forEach(function (b) { if (b !== btn) show(b, false); });
+        show(btn, on);
+      });
+    });
+    document.addEventListener('click', function (e) {
+      if (!e.target.closest('.dd')) panels.forEach(function (b) { show(b, false); });
+    });
+    document.addEventListener('keydown', function (e) {
+      if (e.key !== 'Escape') return;
+      panels.forEach(function (b) { if (b.getAttribute('aria-expanded') === 'true') { show(b, false); b.focus(); } });
+    });
     filters.addEventListener('change', function (e) {
-      if (e.target.type === 'radio' || e.target.type === 'checkbox') filters.submit();
+      if (e.target.type !== 'radio' && e.target.type !== 'checkbox') return;
+      var dd = e.target.closest('.dd-panel');
+      filters.elements.open.value = dd ? dd.id.replace('dd-', '') : '';
+      filters.submit();
     });
   }
 })();
