@@ -116,7 +116,7 @@ def _fields(state: dict[str, Any], data: dict[str, Any]) -> dict[str, Any]:
             "calendar": cal, "repeat": repeat}
 
 
-_EMAIL = re.compile(r"[^@\s,;<>]+@[^@\s,;<>]+\.[a-z]{2,}", re.I)
+_EMAIL = re.compile(r"[^@\s,;<>]+@[^@\s,;<>]+\.[a-z]{2,}", re.IGNORECASE)
 _BY_NAME = {n.lower(): (n, e) for n, e in CONTACTS}
 _BY_EMAIL = {e.lower(): (n, e) for n, e in CONTACTS}
 

@@ -1,4 +1,5 @@
-"""GoCalendar's pages (day, week and month grids, server-rendered like Google Calendar) and its JSON API."""
+"""GoCalendar's pages (day, week and month grids, the year's months, the two-week schedule, server-rendered like
+Google Calendar) and its JSON API (events, their moves, tasks, calendars' colours and deletion)."""
 
 from __future__ import annotations
 
