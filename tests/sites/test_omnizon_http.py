@@ -3,6 +3,7 @@ browser would send (SUCCESS), and after nothing (FAILURE); near-misses that must
 
 from __future__ import annotations
 
+import re
 from concurrent.futures import ThreadPoolExecutor
 
 import httpx
@@ -83,7 +84,10 @@ def test_finish_has_reals_layout(urls):
     ifd = fin["initialfinaldiff"]
     (order,) = ifd["added"]["order"]["orders"].values()
     assert order["items"] == [{"id": "16", "quantity": 2, "price": 69.99}]
-    assert order["total"] == 139.98 and order["date"].startswith("2024-07-18T") and order["orderNumber"]
+    assert order["date"].startswith("2024-07-18T") and order["orderNumber"]
+    assert (order["subtotal"], order["shipping"], order["tax"], order["total"]) == (139.98, 0.0, 13.3, 153.28)
+    assert order["selected_delivery"] == "Monday, Jul 22" and order["paymentMethod"] == "visa-4242"
+    assert order["selected_card"]["cardNumber"].endswith("4242")
     assert ifd["updated"]["router"]["location"]["pathname"] == "/confirmation"
     assert ifd["updated"]["filter"]["searchQuery"] == "ps5 controller"
     assert fin["config"]["task_id"] == "v2.omnizon-24" and fin["differences"]["orders"]["added"] == [order]
@@ -197,3 +201,118 @@ def test_no_page_says_it_is_a_clone_for_agent_training(urls):
             page = ep.client.get(path).text.lower()
             assert "clone" not in page and "agent training" not in page and "real-local" not in page, path
             assert "omnizon.com, inc. or its affiliates" in page, path
+
+
+# ---------------------------------------------------------------- scale, paging, sorting (issue 16, point 3)
+def _ids(page: str) -> list[str]:
+    return re.findall(r'class="result" data-product-id="([^"]+)"', page)
+
+
+def test_search_results_page_sort_and_filter(urls):
+    """A laptop search fills more than one page: page 2 holds other laptops, sorting and filters change the list."""
+    with HttpEpisode(urls["omnizon"], "v2.omnizon-3") as ep:
+        c = ep.client
+        p1 = c.get("/search", params={"q": "laptop"}).text
+        total = int(re.search(r"1-24 of (\d+) results", p1).group(1))
+        assert total > 24 and len(_ids(p1)) == 24 and 'aria-label="Next page"' in p1
+        p2 = c.get("/search", params={"q": "laptop", "page": "2"}).text
+        assert f"25-{min(48, total)} of {total} results" in p2 and 'aria-label="Previous page"' in p2
+        assert _ids(p2) and not set(_ids(p1)) & set(_ids(p2))
+        far = c.get("/search", params={"q": "laptop", "page": "99"}).text  # past the end: the last page
+        assert _ids(far) and f"of {total} results" in far
+        cheap = _ids(c.get("/search", params={"q": "laptop", "sort": "price-asc"}).text)
+        dear = _ids(c.get("/search", params={"q": "laptop", "sort": "price-desc"}).text)
+        assert cheap != _ids(p1) and dear != _ids(p1) and not set(cheap[:5]) & set(dear[:5])
+        top = c.get("/search", params={"q": "laptop", "min": "1000"}).text
+        n_top = int(re.search(r"of (\d+) results", top).group(1))
+        assert 0 < n_top < total
+        phones = c.get("/search", params={"q": "smartphones"}).text
+        assert int(re.search(r"of (\d+) results", phones).group(1)) >= 24 and "Galaxy S24 Ultra" in phones
+
+
+# ---------------------------------------------------------------- checkout features (issue 16, point 4)
+def test_quantities_up_to_30(urls):
+    with HttpEpisode(urls["omnizon"], "v2.omnizon-24") as ep:
+        c = ep.client
+        assert '<option value="30">30</option>' in c.get("/product/16").text
+        c.post("/cart/add", data={"id": "16", "quantity": "30"})
+        cart = c.get("/cart").text
+        assert re.search(r'<option value="30" selected>30</option>', cart) and "Subtotal (30 items)" in cart
+        assert c.post("/cart/add", data={"id": "16", "quantity": "31"}).status_code == 400
+        c.post("/cart/update", data={"id": "16", "quantity": "12"})
+        assert ep.finish()["differences"]["cart"]["added"] == [{"id": "16", "quantity": 12, "price": 69.99}]
+
+
+def test_buy_now_30_with_the_last_delivery_date(urls):
+    """REAL v1's omnizon-10: Buy Now, the quantity at its maximum, the last delivery date, place the order."""
+    with HttpEpisode(urls["omnizon"], "v2.omnizon-24") as ep:
+        c = ep.client
+        page = c.post("/cart/add", data={"id": "16", "quantity": "1", "next": "checkout"}).text
+        assert all(d in page for d in ("Friday, Jul 19", "Monday, Jul 22", "Wednesday, Jul 24", "Friday, Jul 26"))
+        assert 'name="delivery" value="2024-07-22" data-fee="0.0" checked' in page  # Prime's date by default
+        assert re.search(r'<option value="30"\s*>30</option>', page) and "Estimated tax to be collected:" in page
+        r = c.post("/checkout/place", data={**ADDRESS, "buyNow": "16", "quantity": "30", "delivery": "2024-07-26"})
+        assert r.url.path == "/confirmation" and "Friday, Jul 26" in r.text
+        (order,) = ep.finish()["differences"]["orders"]["added"]
+        assert order["items"] == [{"id": "16", "quantity": 30, "price": 69.99}]
+        assert order["selected_delivery"] == "Friday, Jul 26" and order["shipping"] == 0.0
+        assert (order["subtotal"], order["tax"], order["total"]) == (2099.7, 199.47, 2299.17)
+        r = c.post("/checkout/place", data={**ADDRESS, "buyNow": "16", "quantity": "1", "delivery": "2024-07-19"})
+        (_, fast) = ep.finish()["differences"]["orders"]["added"]
+        assert fast["selected_delivery"] == "Friday, Jul 19" and fast["shipping"] == 9.99
+        assert fast["total"] == round(69.99 + 9.99 + 6.65, 2)
+        r = c.post("/checkout/place", data={**ADDRESS, "buyNow": "16", "quantity": "1", "delivery": "2024-08-30"})
+        assert r.status_code == 400 and "unknown delivery date" in r.text
+
+
+def test_checkout_shows_a_tax_line(urls):
+    with HttpEpisode(urls["omnizon"], "v2.omnizon-13") as ep:
+        ep.client.post("/cart/add", data={"id": "212", "quantity": "2"})
+        page = ep.client.get("/checkout").text
+        assert 'Items (<span id="sum-count">2</span>):</span><span id="sum-items">$89.98<' in page
+        for label, key, value in (("Total before tax:", "before-tax", "$89.98"),
+                                  ("Estimated tax to be collected:", "tax", "$8.55"), ("Order total:", "total", "$98.53")):
+            assert f'{label}</span><span id="sum-{key}">{value}<' in page, label
+
+
+def test_add_a_card_and_pay_with_it(urls):
+    """REAL v1's omnizon-9: a new card at checkout becomes the payment method and the order's ``selected_card``."""
+    card = {"cardName": "Jack Fulton", "cardNumber": "9231 3432 8927 7764", "month": "1", "year": "2029",
+            "security_code": "128"}
+    with HttpEpisode(urls["omnizon"], "v2.omnizon-24") as ep:
+        c = ep.client
+        assert "Add a credit or debit card" in c.get("/checkout", params={"buyNow": "16", "quantity": "1"}).text
+        bad = c.post("/checkout/card", data={**card, "cardNumber": "1234", "security_code": "x", "buyNow": "16",
+                                             "quantity": "1", "delivery": "2024-07-22"})
+        assert bad.status_code == 400 and "card number must be 13 to 19 digits" in bad.text and "CVV" in bad.text
+        assert 'value="Jack Fulton"' in bad.text  # the form keeps what was typed
+        expired = c.post("/checkout/card", data={**card, "month": "6", "year": "2024"})
+        assert expired.status_code == 400 and "the card expired (6/2024)" in expired.text
+        assert ep.finish()["initialfinaldiff"]["added"].get("checkout") is None
+        r = c.post("/checkout/card", data={**card, "buyNow": "16", "quantity": "1", "delivery": "2024-07-24"})
+        assert r.url.path == "/checkout" and r.url.params["buyNow"] == "16" and r.url.params["delivery"] == "2024-07-24"
+        assert re.search(r'value="card-1" checked> Visa ending in 7764 \(Jack Fulton\)', r.text) is None
+        assert re.search(r'value="card-1" checked>\s*Card ending in 7764 \(Jack Fulton\)', r.text)
+        r = c.post("/checkout/place", data={**ADDRESS, "paymentMethod": "card-1", "buyNow": "16", "quantity": "2"})
+        assert r.url.path == "/confirmation"
+        fin = ep.finish()
+        (order,) = fin["differences"]["orders"]["added"]
+        assert order["selected_card"] == card and order["paymentMethod"] == "card-1"
+        assert fin["initialfinaldiff"]["added"]["checkout"]["cards"]["0"] == {"id": "card-1", **card}
+        assert ep.grade(urls).success  # omnizon-24 (2 PS5 controllers) still reads its order alone
+
+
+def test_product_photos_are_served(urls):
+    with HttpEpisode(urls["omnizon"], "v2.omnizon-13") as ep:
+        c = ep.client
+        page = c.get("/search", params={"q": "laptop"}).text
+        srcs = re.findall(r'<img class="photo" src="(/images/I/[^"]+\.jpg)"', page)
+        assert len(srcs) == 24
+        a, b = c.get(srcs[0]), c.get(srcs[1])
+        assert a.status_code == 200 and a.headers["content-type"] == "image/jpeg" and a.content[:2] == b"\xff\xd8"
+        assert a.content != b.content and c.get(srcs[0]).content == a.content
+        assert c.get(srcs[0], headers={"If-None-Match": a.headers["etag"]}).status_code == 304
+        w = c.get("/images/I/212.webp")
+        assert w.headers["content-type"] == "image/webp" and w.content[8:12] == b"WEBP"
+        assert c.get("/images/I/99999.jpg").status_code == 404 and c.get("/images/I/212.gif").status_code == 404
+        assert ep.finish()["initialfinaldiff"]["updated"]["router"]["location"]["pathname"] == "/search"

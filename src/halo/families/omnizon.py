@@ -1,7 +1,10 @@
 """Omnizon task families, from one click (open a department, type in the search box) to REAL-like buying.
 
 Parameters come from Omnizon's catalogue (``halo.sites.omnizon.catalog``): products, departments, the queries that
-find a product, the sidebar's price bands. Graders read the ``/finish`` JSON only, as agisdk's ``eval_omnizon_*.py``
+find a product, the sidebar's price bands. A family that names a product draws from ``NAMEABLE``: the products whose
+short name no other product shares and that some search finds among a dozen results (nearly all of the several
+hundred); the department family's goals still come from the 61 fixed products, word for word as before the
+catalogue grew. Graders read the ``/finish`` JSON only, as agisdk's ``eval_omnizon_*.py``
 do: ``initialfinaldiff.updated.router.location.pathname`` for the page shown, ``initialfinaldiff.updated.filter``
 for the search box and filters, ``initialfinaldiff.added.order.orders`` for new orders (omnizon_24's reading) and
 ``differences.cart`` for the cart. A family that only browses also checks that nothing was bought or carted.
@@ -14,7 +17,7 @@ import re
 from typing import Any
 
 from halo.families.base import Check, Family, Finish, norm, register
-from halo.sites.omnizon.catalog import BY_ID, PRODUCTS, Product, search
+from halo.sites.omnizon.catalog import BY_ID, CORE_PRODUCTS, PAGE_SIZE, PRODUCTS, Product, search
 from halo.sites.omnizon.state import seed
 
 _SEED_FILTER: dict[str, Any] = seed(None)["filter"]
@@ -58,8 +61,18 @@ def queries_for(p: Product) -> tuple[str, ...]:
     return tuple(out[:4])
 
 
-ON_SALE = [p for p in PRODUCTS if p.list_price]  # with a list price: what a deals-hunter asks about
-BEST_SELLERS = sorted(PRODUCTS, key=lambda p: -p.reviews)
+ON_SALE = [p for p in CORE_PRODUCTS if p.list_price]  # with a list price: what a deals-hunter asks about
+BEST_SELLERS = sorted(CORE_PRODUCTS, key=lambda p: -p.reviews)
+
+
+def _nameable() -> tuple[Product, ...]:
+    counts: dict[str, int] = {}
+    for p in PRODUCTS:
+        counts[norm(short(p))] = counts.get(norm(short(p)), 0) + 1
+    return tuple(p for p in PRODUCTS if counts[norm(short(p))] == 1 and queries_for(p))
+
+
+NAMEABLE = _nameable()  # products a goal can name unambiguously, and that a search finds
 
 
 # ---------------------------------------------------------------- reading the /finish JSON
@@ -130,7 +143,7 @@ def department_contexts(link: str) -> list[str]:
         return [f"the {short(p)}" for p in BEST_SELLERS[:PER_LINK]]
     if link == "Today's Deals":
         return [f"the {short(p)}" for p in ON_SALE[:PER_LINK]]
-    return ([f"the {short(p)}" for p in PRODUCTS if p.category == link] + _MORE.get(link, []))[:PER_LINK]
+    return ([f"the {short(p)}" for p in CORE_PRODUCTS if p.category == link] + _MORE.get(link, []))[:PER_LINK]
 
 
 @register
@@ -176,7 +189,7 @@ class TypeQuery(Family):
 
     def space(self):
         seen: dict[str, str] = {}
-        for p in PRODUCTS:
+        for p in NAMEABLE:
             for q in [*queries_for(p), *p.keywords.split()[:2]]:
                 seen.setdefault(norm(q), q)
         return [{"query": q} for q in seen.values()]
@@ -198,7 +211,7 @@ class OpenProduct(Family):
     description = "search for a query and open a given product among the results"
 
     def space(self):
-        return [{"product": p.id, "query": q} for p in PRODUCTS for q in queries_for(p)]
+        return [{"product": p.id, "query": q} for p in NAMEABLE for q in queries_for(p)]
 
     def goal(self, p, rng):
         what = short(BY_ID[p["product"]])
@@ -219,7 +232,7 @@ class SortResults(Family):
 
     def space(self):
         qs: dict[str, str] = {}
-        for p in PRODUCTS:
+        for p in NAMEABLE:
             for q in p.keywords.split()[:2] + [p.brand]:
                 if _search(q)[0] and len(_search(q)[1]) >= 2:
                     qs.setdefault(norm(q), q)
@@ -242,7 +255,7 @@ class AddToCart(Family):
     description = "put N of a product in the cart (no order)"
 
     def space(self):
-        return [{"product": p.id, "quantity": n} for p in PRODUCTS for n in (1, 2, 3, 4)]
+        return [{"product": p.id, "quantity": n} for p in NAMEABLE for n in (1, 2, 3, 4)]
 
     def goal(self, p, rng):
         w, n = short(BY_ID[p["product"]]), p["quantity"]
@@ -267,7 +280,7 @@ class Buy(Family):
     description = "buy N of a product (cart, checkout, place the order)"
 
     def space(self):
-        return [{"product": p.id, "quantity": n} for p in PRODUCTS for n in (1, 2, 3, 4, 5)]
+        return [{"product": p.id, "quantity": n} for p in NAMEABLE for n in (1, 2, 3, 4, 5)]
 
     def goal(self, p, rng):
         w, n = short(BY_ID[p["product"]]), p["quantity"]
@@ -282,9 +295,9 @@ class Buy(Family):
 
 def band_pick(query: str, band: str, pick: str) -> Product | None:
     """The product a filter-and-buy goal means: the cheapest or dearest result in the price band (None if that is
-    not one product, or if the band leaves fewer than two to choose from)."""
+    not one product, if the band leaves fewer than two to choose from, or more than one page of results)."""
     res = _search(query, *BANDS[band])[1]
-    if len(res) < 2:
+    if not 2 <= len(res) <= PAGE_SIZE:
         return None
     prices = sorted(p.price for p in res)
     want = prices[0] if pick == "cheapest" else prices[-1]
@@ -303,7 +316,7 @@ class FilterBuy(Family):
 
     def space(self):
         qs: dict[str, str] = {}
-        for p in PRODUCTS:
+        for p in NAMEABLE:
             for q in p.keywords.split()[:3] + [p.category]:
                 if _search(q)[0]:
                     qs.setdefault(norm(q), q)

@@ -2,8 +2,11 @@
 
 REAL's v2 omnizon scripts hard-code product ids (cooking pots 212/215, sports-ball pack 114, neck pillows 167/170,
 PS5 controller 16, gaming devices 16/192/193, apron 91, 40-inch desk 159): those products exist here with those
-ids. Every other product is a distractor chosen so that search and filters matter (a flower pot, single balls,
-desks of other sizes, headphones on both sides of a price range, ...). Plain data, no randomness.
+ids, among 61 fixed products (``CORE_PRODUCTS``; the others are distractors chosen so that search and filters matter:
+a flower pot, single balls, desks of other sizes, headphones on both sides of a price range, ...). Beside them, a
+shop's scale of products generated from a fixed seed (``generated``: laptops, smartphones, tablets, monitors, sofas,
+luggage, ... across the same eight departments), so that searches return pages of results. ``PRODUCTS`` is the
+whole catalogue, the fixed products first (the "Featured" order).
 """
 
 from __future__ import annotations
@@ -11,6 +14,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from halo.sites.omnizon.generated import generate
+
+PAGE_SIZE = 24  # results per search page (Amazon's grid shows 16 to 48)
 CATEGORIES = ("Electronics", "Video Games", "Home & Kitchen", "Sports & Outdoors", "Furniture", "Travel",
               "Health & Household", "Office Products")
 
@@ -29,10 +35,14 @@ class Product:
     keywords: str = ""
     color: str = "#8aa"
     prime: bool = True
+    kind: str = ""  # the kind of picture (``halo.sites.imagery.KINDS``); "" lets the title decide
 
     @property
-    def words(self) -> set[str]:
-        return set(_tokens(f"{self.title} {self.brand} {self.category} {self.keywords}"))
+    def words(self) -> frozenset[str]:
+        w = _WORDS_OF.get(self.id)
+        if w is None or w[0] is not self:
+            return frozenset(_tokens(f"{self.title} {self.brand} {self.category} {self.keywords}"))
+        return w[1]
 
     @property
     def stars_pct(self) -> int:
@@ -47,7 +57,7 @@ def _p(id, title, category, price, rating, reviews, brand, bullets=(), list_pric
 K, E, G, S, F, T, H, O = CATEGORIES[2], CATEGORIES[0], CATEGORIES[1], CATEGORIES[3], CATEGORIES[4], CATEGORIES[5], \
     CATEGORIES[6], CATEGORIES[7]
 
-PRODUCTS: tuple[Product, ...] = (
+CORE_PRODUCTS: tuple[Product, ...] = (
     # ---- video games and gaming devices (16, 192, 193 are what omnizon_9 / omnizon_24 accept)
     _p(16, "PlayStation DualSense Wireless Controller for PS5 - Midnight Black", G, 69.99, 4.8, 48213, "Sony",
        ("Haptic feedback and adaptive triggers", "Built-in microphone and headset jack", "USB-C charging"),
@@ -210,6 +220,8 @@ PRODUCTS: tuple[Product, ...] = (
        "Amazon Basics", ("500 sheets", "92 bright", "20 lb"), None, "paper printer office", "#fafafa"),
 )
 
+PRODUCTS: tuple[Product, ...] = CORE_PRODUCTS + tuple(Product(**d) for d in generate())
+CORE_IDS: frozenset[str] = frozenset(p.id for p in CORE_PRODUCTS)
 BY_ID: dict[str, Product] = {p.id: p for p in PRODUCTS}
 assert len(BY_ID) == len(PRODUCTS), "duplicate product id"
 
@@ -236,6 +248,14 @@ def _tokens(text: str) -> list[str]:
     return out
 
 
+_WORDS_OF: dict[str, tuple[Product, frozenset[str]]] = {
+    p.id: (p, frozenset(_tokens(f"{p.title} {p.brand} {p.category} {p.keywords}"))) for p in PRODUCTS}
+_INDEX: dict[str, set[int]] = {}  # word -> positions in PRODUCTS of the products holding it
+for _i, _p in enumerate(PRODUCTS):
+    for _w in _WORDS_OF[_p.id][1]:
+        _INDEX.setdefault(_w, set()).add(_i)
+
+
 @dataclass
 class SearchResult:
     products: list[Product]
@@ -249,16 +269,24 @@ def search(query: str = "", category: str = "", min_price: float | None = None, 
     """Products matching every word of ``query`` (plurals folded), then the filters. If no product matches every
     word, the ones matching most words are shown (as Amazon does) and ``exact`` is False."""
     words = _tokens(query)
-    pool = [p for p in PRODUCTS if not category or category == "All" or p.category == category]
+    in_dept = not category or category == "All"
     exact = True
     if words:
-        scored = [(sum(w in p.words for w in words), p) for p in pool]
-        hits = [p for n, p in scored if n == len(words)]
-        if not hits:
+        sets = [_INDEX.get(w, set()) for w in words]
+        idx = set.intersection(*sets)
+        pos = sorted(i for i in idx if in_dept or PRODUCTS[i].category == category)
+        if not pos:  # no product holds every word: the ones holding most of them
             exact = False
-            best = max((n for n, _ in scored), default=0)
-            hits = [p for n, p in scored if best and n == best]
-        pool = hits
+            counts: dict[int, int] = {}
+            for st in sets:
+                for i in st:
+                    if in_dept or PRODUCTS[i].category == category:
+                        counts[i] = counts.get(i, 0) + 1
+            best = max(counts.values(), default=0)
+            pos = sorted(i for i, n in counts.items() if n == best)
+        pool = [PRODUCTS[i] for i in pos]
+    else:
+        pool = [p for p in PRODUCTS if in_dept or p.category == category]
     cats: dict[str, int] = {}
     for p in pool:
         cats[p.category] = cats.get(p.category, 0) + 1

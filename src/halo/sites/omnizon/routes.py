@@ -13,10 +13,11 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from starlette.routing import Route
 
+from halo.sites import imagery
 from halo.sites.core import Session, read_form, session_of
 from halo.sites.omnizon import state as st
-from halo.sites.omnizon.art import art
-from halo.sites.omnizon.catalog import BY_ID, CATEGORIES, PRODUCTS, search
+from halo.sites.omnizon.art import art, photo
+from halo.sites.omnizon.catalog import BY_ID, CATEGORIES, PAGE_SIZE, PRODUCTS, search
 
 HERE = Path(__file__).parent
 _env = Environment(loader=FileSystemLoader(HERE / "templates"), autoescape=select_autoescape(["html"]),
@@ -89,6 +90,13 @@ async def search_page(request: Request) -> Response:
         s.state["filter"].update(searchQuery=query, searchInputValue=query, category=category, minPrice=lo,
                                  maxPrice=hi, minRating=rating, sort=sort)
     res = search(query, category, lo, hi, rating, sort)
+    pages = max(1, -(-res.total // PAGE_SIZE))
+    try:
+        page = min(pages, max(1, int(q.get("page") or 1)))
+    except ValueError:
+        page = 1
+    start = (page - 1) * PAGE_SIZE
+    shown = res.products[start:start + PAGE_SIZE]
     keep = {"q": query, "category": category, "min": "" if lo is None else f"{lo:g}",
             "max": "" if hi is None else f"{hi:g}", "rating": "" if rating is None else f"{rating:g}", "sort": sort}
 
@@ -96,7 +104,8 @@ async def search_page(request: Request) -> Response:
         d = {**keep, **{k: "" if v is None else str(v) for k, v in kw.items()}}
         return "/search?" + urlencode({k: v for k, v in d.items() if v != "" or k == "q"})
 
-    return _page(request, "search.html", res=res, keep=keep, url_with=url_with, sorts=SORTS)
+    return _page(request, "search.html", res=res, keep=keep, url_with=url_with, sorts=SORTS, shown=shown, page=page,
+                 pages=pages, first=start + 1, last=start + len(shown))
 
 
 async def product_page(request: Request) -> Response:
@@ -152,16 +161,23 @@ async def cart_page(request: Request) -> Response:
 
 
 def _checkout(request: Request, s: Session, error: str | None = None, status: int = 200,
-              buy_now: list[dict] | None = None) -> HTMLResponse:
-    """The checkout of the cart, or of one Buy Now line (``buy_now``), which the form carries in hidden fields."""
+              buy_now: list[dict] | None = None, delivery: str | None = None, card_form: dict | None = None,
+              card_error: str | None = None) -> HTMLResponse:
+    """The checkout of the cart, or of one Buy Now line (``buy_now``), which the form carries in hidden fields;
+    ``delivery`` the date chosen, ``card_form`` what the add-a-card form held when it was refused."""
+    delivery = delivery if delivery in st.DELIVERY_OPTIONS else st.DEFAULT_DELIVERY
     with s.lock:
         items = buy_now if buy_now is not None else s.state["cart"]["items"]
         lines = _lines(items)
-        subtotal = round(sum(it["quantity"] * it["price"] for it in items), 2)
+        money = st.order_money(items, delivery)
         co = s.state["checkout"]
-    return _page(request, "checkout.html", status=status, track=status == 200, lines=lines, subtotal=subtotal,
+        payments = st.payment_methods(s.state)
+        payment = co["paymentMethod"]
+    return _page(request, "checkout.html", status=status, track=status == 200, lines=lines, money=money,
                  count=sum(it["quantity"] for it in items), buy_now=buy_now[0] if buy_now else None,
-                 addr=co["address"], payment=co["paymentMethod"], payments=st.PAYMENT_METHODS, error=error)
+                 addr=co["address"], payment=payment, payments=payments, error=error, delivery=delivery,
+                 deliveries=st.DELIVERY_OPTIONS, tax_rate=st.TAX_RATE, max_qty=st.MAX_QTY, card=card_form or {},
+                 card_error=card_error, years=range(2024, 2035))
 
 
 def _buy_now(params: Any) -> list[dict] | None:
@@ -176,7 +192,47 @@ async def checkout_page(request: Request) -> Response:
         buy_now = _buy_now(request.query_params)
     except st.CheckoutError as e:
         return _error(request, 400, "Could not buy this item", f"{e}. Go back to the product and try again.")
-    return _checkout(request, session_of(request), buy_now=buy_now)
+    return _checkout(request, session_of(request), buy_now=buy_now, delivery=request.query_params.get("delivery"))
+
+
+async def add_card(request: Request) -> Response:
+    """"Add a credit or debit card" at checkout: the new card becomes the payment method; back to the checkout."""
+    f = await read_form(request)
+    s = session_of(request)
+    try:
+        buy_now = _buy_now(f)
+    except st.CheckoutError as e:
+        return _error(request, 400, "Could not add the card", f"{e}. Go back to the product and try again.")
+    fields = {k: f.get(k, "") for k in ("cardName", "cardNumber", "month", "year", "security_code")}
+    with s.lock:
+        try:
+            st.add_card(s.state, name=fields["cardName"], number=fields["cardNumber"], month=fields["month"], year=fields["year"], code=fields["security_code"])
+        except st.CheckoutError as e:
+            err = str(e)
+        else:
+            err = None
+    if err:
+        return _checkout(request, s, status=400, buy_now=buy_now, delivery=f.get("delivery"), card_form=fields,
+                         card_error=f"Your card was not added: {err}.")
+    back = {"delivery": f.get("delivery") or st.DEFAULT_DELIVERY}
+    if buy_now:
+        back = {"buyNow": buy_now[0]["id"], "quantity": buy_now[0]["quantity"], **back}
+    return RedirectResponse("/checkout?" + urlencode(back), status_code=303)
+
+
+def product_image(request: Request) -> Response:  # sync: drawn in the threadpool, off the event loop
+    """A product's photo (``/images/I/<id>.jpg`` or ``.webp``); drawn once, then cached (``halo.sites.imagery``)."""
+    name = request.path_params["name"]
+    pid, _, ext = name.rpartition(".")
+    fmt = {"jpg": "jpeg", "jpeg": "jpeg", "webp": "webp"}.get(ext)
+    p = BY_ID.get(pid)
+    if p is None or fmt is None:
+        return Response("no such image", status_code=404, media_type="text/plain")
+    etag = f'"{imagery.VERSION}-{pid}-{fmt}"'
+    headers = {"Cache-Control": "public, max-age=86400", "ETag": etag}
+    if request.headers.get("if-none-match") == etag:
+        return Response(status_code=304, headers=headers)
+    return Response(photo(p, fmt), media_type=imagery.CONTENT_TYPES[fmt], headers=headers)
 
 
 async def place_order(request: Request) -> Response:
@@ -189,14 +245,15 @@ async def place_order(request: Request) -> Response:
         return _error(request, 400, "Could not place the order", f"{e}. Go back to the product and try again.")
     with s.lock:
         try:
-            st.place_order(s.state, s.task_id, address, f.get("paymentMethod", ""), items=buy_now)
+            st.place_order(s.state, s.task_id, address, f.get("paymentMethod", ""), items=buy_now,
+                           delivery=f.get("delivery") or st.DEFAULT_DELIVERY)
         except st.CheckoutError as e:
             err = str(e)
         else:
             err = None
     if err:
         return _checkout(request, s, error=f"There was a problem with your order: {err}.", status=400,
-                         buy_now=buy_now)
+                         buy_now=buy_now, delivery=f.get("delivery"))
     return RedirectResponse("/confirmation", status_code=303)
 
 
@@ -244,6 +301,7 @@ ROUTES = [
     Route("/cart", cart_page), Route("/cart/add", cart_add, methods=["POST"]),
     Route("/cart/update", cart_update, methods=["POST"]),
     Route("/checkout", checkout_page), Route("/checkout/place", place_order, methods=["POST"]),
+    Route("/checkout/card", add_card, methods=["POST"]), Route("/images/I/{name}", product_image),
     Route("/confirmation", confirmation), Route("/orders", orders_page),
     Route("/api/search-input", search_input, methods=["POST"]), Route("/api/state", state_json),
 ]
