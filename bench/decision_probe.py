@@ -66,6 +66,14 @@ CONFIGS = [
      "short", True, 1e-2, 1, 1.0),
     ("GRPO + entropy bonus 0.3, 4 clipped epochs per batch, single-token ids, goal-only prompt, head trained, "
      "lr 1e-3", "grpo", "single", "short", True, 1e-3, 4, 0.3),
+    ("GRPO + entropy bonus 0.3, 2 clipped epochs per batch, single-token ids, goal-only prompt, head trained, "
+     "lr 3e-3", "grpo", "single", "short", True, 3e-3, 2, 0.3),
+    ("GRPO + entropy bonus 0.3, 4 clipped epochs per batch, single-token ids, goal-only prompt, head trained, "
+     "lr 3e-3", "grpo", "single", "short", True, 3e-3, 4, 0.3),
+    ("GRPO + entropy bonus 0.3, 2 clipped epochs per batch, 2 goals per update, single-token ids, goal-only "
+     "prompt, head trained, lr 3e-3", "grpo", "single", "short", True, 3e-3, 2, 0.3, 2),
+    ("GRPO + entropy bonus 0.3, 2 clipped epochs per batch, single-token ids, goal-only prompt, head trained, "
+     "lr 6e-3", "grpo", "single", "short", True, 6e-3, 2, 0.3),
 ]
 GROUP = 8
 
@@ -82,6 +90,7 @@ def run_config(model_dir: str, cfg: tuple, steps: int, seed: int, every: int) ->
     name, objective, ids_kind, prompt_kind, head, lr = cfg[:6]
     epochs = cfg[6] if len(cfg) > 6 else 1  # PPO-style: the same samples, a clipped ratio after the first epoch
     ent = cfg[7] if len(cfg) > 7 else 0.0  # entropy bonus on the id's distribution (each goal's, exact)
+    per_step = cfg[8] if len(cfg) > 8 else len(DEPTS)  # goals sampled per update (fewer: more updates per sample)
     torch.manual_seed(seed)
     rng = random.Random(seed)
     original_user_text = prompt_mod.user_text
@@ -135,11 +144,12 @@ def run_config(model_dir: str, cfg: tuple, steps: int, seed: int, every: int) ->
         for step in range(steps):
             model.train()
             ks = {d: rng.randrange(100) for d in DEPTS}
+            goals = DEPTS if per_step >= len(DEPTS) else rng.sample(DEPTS, per_step)
             saved: dict = {}  # goal -> (sampled ids, their old log-probabilities, advantages)
             for epoch in range(epochs):
                 opt.zero_grad()
                 loss, groups = torch.zeros(()), []
-                for d in DEPTS:
+                for d in goals:
                     pr, parts = dist(d, ks[d])
                     if objective == "ll":
                         loss = loss - pr.log()
@@ -174,7 +184,8 @@ def run_config(model_dir: str, cfg: tuple, steps: int, seed: int, every: int) ->
                 model.eval()
                 with torch.no_grad():  # unseen phrasings (k >= 1000)
                     per = [float(dist(d, 1000 + step * 7 + i)[0]) for i, d in enumerate(DEPTS)]
-                curve.append({"step": step + 1, "samples": (step + 1) * len(DEPTS) * (GROUP if groups else 1),
+                per_goal_samples = GROUP if objective.startswith("grpo") else 1
+                curve.append({"step": step + 1, "samples": (step + 1) * len(goals) * per_goal_samples,
                               "success": statistics.fmean(per), "per_goal": [round(x, 3) for x in per],
                               "goals_learned": sum(x >= 0.8 for x in per), "s": round(time.perf_counter() - t0, 1)})
                 print(f"  [{name}] seed {seed} step {step + 1}: success {curve[-1]['success']:.2f} "

@@ -180,15 +180,24 @@ def main() -> None:
     p.add_argument("--refills", type=int, default=2)
     p.add_argument("--eval-instances", type=int, default=24, help="held-out and train instances evaluated")
     p.add_argument("--out", default="learning_check.json", help="file name under bench/results/")
+    p.add_argument("--merge", default="",
+                   help="comma-separated result files (under bench/results/) of the same settings, one seed each "
+                        "(seeds run as parallel processes): combine them into --out with the plot, run nothing")
     a = p.parse_args()
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
-    out = {"family": a.family, **{k: v for k, v in vars(a).items() if k not in ("family", "out")},
+    out = {"family": a.family, **{k: v for k, v in vars(a).items() if k not in ("family", "out", "merge")},
            "when": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), "cores": os.cpu_count(), "seeds": []}
     path = ROOT / "bench" / "results" / a.out
-    with tempfile.TemporaryDirectory() as tmp:
-        for s in (int(x) for x in a.seeds.split(",")):
-            out["seeds"].append(asyncio.run(one_seed(a, s, tmp)))
-            path.write_text(json.dumps(out, indent=1))
+    if a.merge:
+        parts = [json.loads((ROOT / "bench" / "results" / f).read_text()) for f in a.merge.split(",")]
+        out = {**parts[0], "seeds": [r for part in parts for r in part["seeds"]],
+               "seeds_run_in_parallel": len(parts)}
+        out["seeds"].sort(key=lambda r: r["seed"])
+    else:
+        with tempfile.TemporaryDirectory() as tmp:
+            for s in (int(x) for x in a.seeds.split(",")):
+                out["seeds"].append(asyncio.run(one_seed(a, s, tmp)))
+                path.write_text(json.dumps(out, indent=1))
     out["seeds_reaching_80"] = sum(r["after_train"]["success"] >= 0.8 for r in out["seeds"])
     out["mean_gain_train_points"] = round(100 * statistics.fmean(
         r["after_train"]["success"] - r["random_train"]["success"] for r in out["seeds"]), 1)
