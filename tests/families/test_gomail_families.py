@@ -37,6 +37,22 @@ def test_instances_are_deterministic_distinct_and_split(name):
     assert len({i.goal for i in f.instances("all")}) > f.size * 0.9  # goals name their parameters
 
 
+def test_every_email_goal_names_exactly_one_email_of_the_whole_mailbox():
+    """The mailbox holds hundreds of emails (most on later pages): a goal's subject, sender or day still names one
+    email of all of them, and that email is on the Inbox's first page."""
+    from halo.families.gomail import _EMAILS, PAGE1, _when
+
+    mail = [e for e in _EMAILS.values() if not e["draft"]]
+    assert len(mail) > 450
+    key = {"subject": lambda e: e["subject"], "sender": lambda e: e["name"], "date": _when}
+    for name in ("gomail.open", "gomail.star", "gomail.trash"):
+        for p in get_family(name).space():
+            target = _EMAILS[p["id"]]
+            same = [e["id"] for e in mail if key[p["by"]](e) == key[p["by"]](target)]
+            assert same == [p["id"]] and p["id"] in PAGE1, (name, p, same)
+    assert get_family("gomail.open").size == 148  # 50 emails, each named by subject and day, 48 by sender too
+
+
 def test_a_crashing_grader_is_a_failed_check():
     f = get_family("gomail.send")
     checks = f.grade({"differences": {"emails": {"added": "not a list"}}}, f.instance(0).params)
@@ -84,7 +100,7 @@ async def test_near_miss_in_the_browser_fails(name, run_instance):
 async def test_a_family_episode_ends_when_its_checks_pass(families_pool, family_site_urls):
     """BrowserGym's validate() after every step: the right click ends the episode graded SUCCESS with no final
     message; a wrong click goes on; a REAL task's episode does not end on its own."""
-    from family_oracles_gomail import FOLDER_LINKS
+    from family_oracles_gomail import FOLDER_LINKS, folder_link
     from site_helpers import Driver
 
     from halo.env import actions as A
@@ -98,13 +114,13 @@ async def test_a_family_episode_ends_when_its_checks_pass(families_pool, family_
     env = BrowserEnv(families_pool, max_steps=5)
     try:
         d = Driver(env, await env.reset(family_task(inst, family_site_urls)))
-        res = await d.click("link", FOLDER_LINKS[wrong], exact=True)
+        res = await d.step(A.Click(folder_link(d, wrong).id))
         assert not res.done and res.info.grade is None and res.reward == 0.0
-        res = await d.click("link", FOLDER_LINKS[inst.params["folder"]], exact=True)
+        res = await d.step(A.Click(folder_link(d, inst.params["folder"]).id))
         assert res.done and not res.truncated and res.reward == 1.0 and res.info.grade.success, res.info
         assert (await env.step(A.Wait(time=0.0))).info.error.startswith("the episode is over")
         d = Driver(env, await env.reset(get_task("gomail-1", sites="local", site_urls=family_site_urls)))
-        res = await d.click("link", FOLDER_LINKS[wrong], exact=True)
+        res = await d.step(A.Click(folder_link(d, wrong).id))
         assert not res.done and res.info.grade is None
     finally:
         await env.close()

@@ -68,7 +68,7 @@ async def gomail_9(d):
 
 
 async def gomail_11(d):
-    await d.click("link", "Older")
+    await d.click("link", "Older")  # page 2: 50 emails, all older than two months
     await select_all_and(d, "Delete")
 
 
@@ -115,7 +115,7 @@ async def gomail_19(d):
 
 async def gomail_20(d):
     await d.click("checkbox", "Select all", exact=True)
-    await d.click("button", "Select all 54 conversations in Inbox")
+    await d.click("button", "Select all 416 conversations in Inbox")
     await d.click("button", "Delete", exact=True)
 
 

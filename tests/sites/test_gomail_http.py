@@ -17,8 +17,8 @@ from pathlib import Path
 
 import httpx
 import pytest
-
 from site_helpers import site_url
+
 from halo.sites.gomail import mailbox as mb
 from halo.sites.gomail.seed import seed
 from halo.tasks import get_task, grade
@@ -57,18 +57,26 @@ def finish(c: httpx.Client) -> dict:
     ("no reply", {"3", "14", "34", "40", "50"}),
     ("alerts", {"12", "24", "39"}),  # gomail-21
     ("John Doe", {"1"}),  # gomail-24
-    ("older_than:2m", {"52", "53", "54", "55", "56"}),  # gomail-11
     ("is:starred", {"2", "6", "10", "14", "16", "21", "26", "28", "31", "37", "47", "49", "53"}),  # gomail-5
 ])
 def test_seed_search_finds_exactly_the_ids_scripts_expect(query, ids):
     assert {e["id"] for e in mb.search(seed(), query)} == ids
 
 
+def test_older_than_two_months_is_reals_five_and_every_generated_email():
+    """gomail-11: REAL's 52..56 are older than two months; so is every generated email (all before 2024-04-28)."""
+    found = {e["id"] for e in mb.search(seed(), "older_than:2m")}
+    real = {i for i in found if int(i) <= 56}
+    assert real == {"52", "53", "54", "55", "56"}
+    assert found - real == {i for i, e in mb.emails(seed()).items() if int(i) > 56 and mb.in_folder(e, "all")}
+
+
 def test_seed_mailbox_shape():
     s = seed()
     es = mb.emails(s)
-    assert sorted(es, key=int) == [str(i) for i in range(1, 57)]
-    inbox = [e for e in es.values() if mb.in_folder(e, "inbox")]
+    assert sorted(es, key=int) == [str(i) for i in range(1, 504)]  # REAL's 56, then 447 generated
+    real = {i: e for i, e in es.items() if int(i) <= 56}
+    inbox = [e for e in real.values() if mb.in_folder(e, "inbox")]
     assert len(inbox) == 54 and sum(not e["isRead"] for e in inbox) == 17
     assert {e["id"] for e in es.values() if e["date"] == "2024-07-18"} == {"46", "47", "48"}
     assert 10 <= len(mb.search(s, "support")) <= 30  # gomail-23 expects a bulk delete of 10..30
@@ -82,20 +90,21 @@ def test_seed_mailbox_shape():
 def test_page_of_fifty_and_select_everything(url):
     with client(url) as c:
         page1 = c.get("/").text
-        assert page1.count('role="listitem"') == 50 and "1–50 of 54" in page1
-        assert "Select all 54 conversations in Inbox" in page1
-        assert c.get("/?page=2").text.count('role="listitem"') == 4
+        assert page1.count('role="listitem"') == 50 and "1–50 of 416" in page1
+        assert "Select all 416 conversations in Inbox" in page1
+        assert c.get("/?page=2").text.count('role="listitem"') == 50
+        assert c.get("/?page=9").text.count('role="listitem"') == 16
 
 
 # ---------------------------------------------------------------- REAL's shapes and wording
 def test_bulk_trash_shapes_and_snackbar(url, site_urls):
     with client(url, "v2.gomail-20") as c:
         r = c.post("/api/emails", json={"action": "trash", "all": True, "folder": "inbox"})
-        assert r.json()["message"] == "54 conversations moved to Trash"
+        assert r.json()["message"] == "416 conversations moved to Trash"
         state = finish(c)
-    assert state["initialfinaldiff"]["updated"]["ui"]["snackbar"]["message"] == "54 conversations moved to Trash"
+    assert state["initialfinaldiff"]["updated"]["ui"]["snackbar"]["message"] == "416 conversations moved to Trash"
     upd = state["differences"]["emails"]["updated"]
-    assert len(upd) == 54 and all(u["trash"] is True and set(u) == {"id", "trash"} for u in upd)
+    assert len(upd) == 416 and all(u["trash"] is True and set(u) == {"id", "trash"} for u in upd)
     assert state["initialfinaldiff"]["updated"]["email"]["emails"]["1"] == {"trash": True}
     assert grade(get_task("gomail-20", sites="local", site_urls=site_urls), state).success
 
@@ -117,7 +126,7 @@ def test_snooze_alerts_leaves_the_mailbox_collection(url, site_urls):
 def test_reply_is_a_new_sent_email(url):
     with client(url, "v2.gomail-23") as c:
         r = c.post("/api/send", json={"to": ["jane.smith@example.com"], "subject": "Re: x", "body": "ok\n<b>", "replyTo": "33"})
-        assert r.json()["id"] == "57"
+        assert r.json()["id"] == "504"  # after REAL's 56 and the 447 generated
         added = finish(c)["differences"]["emails"]["added"]
     assert added[0]["isReply"] is True and added[0]["sent"] is True and added[0]["to"] == ["jane.smith@example.com"]
     assert added[0]["content"] == "<p>ok</p><p>&lt;b&gt;</p>"
@@ -129,7 +138,8 @@ def test_label_created_under_custom_labels(url):
         dup = c.post("/api/labels", json={"label": "support emails"})
         assert dup.status_code == 400 and "already exists" in dup.json()["error"]
         state = finish(c)
-    assert state["initialfinaldiff"]["added"]["settings"]["customLabels"] == {"0": {"id": "1", "label": "Support Emails"}}
+    # after the mailbox's own three labels (Bills, Book Club, Home)
+    assert state["initialfinaldiff"]["added"]["settings"]["customLabels"] == {"3": {"id": "4", "label": "Support Emails"}}
 
 
 def test_form_post_redirects_and_shows_the_snackbar_once(url):
@@ -293,13 +303,13 @@ def test_undo_only_for_the_last_toolbar_action(url):
 def test_drafts_save_update_and_discard(url):
     with client(url) as c:
         d = c.post("/api/draft", json={"to": ["x@example.com"], "subject": "hello"}).json()
-        assert d["id"] == "57" and "Draft" in c.get("/drafts").text
-        assert c.get("/drafts", params={"draft": "57"}).text.count('"subject": "hello"') == 1
-        c.post("/api/draft", json={"subject": "hello again", "draftId": "57"})
+        assert d["id"] == "504" and "Draft" in c.get("/drafts").text
+        assert c.get("/drafts", params={"draft": "504"}).text.count('"subject": "hello"') == 1
+        c.post("/api/draft", json={"subject": "hello again", "draftId": "504"})
         e = finish(c)["differences"]["emails"]["added"][0]
         assert e["draft"] is True and e["sent"] is False and e["subject"] == "hello again"
         assert c.post("/api/draft", json={"draftId": "5"}).status_code == 400  # not a draft
-        r = c.post("/do/discard", data={"payload": json.dumps({"draftId": "57"}), "next": "/drafts"})
+        r = c.post("/do/discard", data={"payload": json.dumps({"draftId": "504"}), "next": "/drafts"})
         assert r.status_code == 200 and finish(c)["differences"]["emails"]["added"] == []
 
 

@@ -157,8 +157,34 @@ async def test_row_hover_actions_act_on_that_email(run_episode):
         await d.click("menuitem", "Tomorrow")
         assert d.sees("Conversation snoozed until Fri, Jul 19")
         assert not d.has("checkbox", "Select conversation: Meeting agenda for Thursday")
+        # Snooze's "Select date & time" (issue 16, point 4): a dialog with the date and time to type
+        await hover_row(d, "Lease renewal documents")
+        await d.click("button", "Snooze", exact=True)
+        await d.click("menuitem", "Select date & time")
+        await d.fill("textbox", "Date", "Jul 25, 2024", exact=True)
+        await d.fill("textbox", "Time", "3:30 PM", exact=True)
+        await d.click("button", "Save", exact=True)
+        assert d.sees("Conversation snoozed until Thu, Jul 25, 3:30 PM")
+        # Schedule send: Send's arrow, Schedule send, Pick date & time
+        await d.click("button", "Compose")
+        await d.fill("textbox", "To recipients", "kevin.moore@example.com")
+        await d.fill("textbox", "Subject", "Weekly Update", exact=True)
+        await d.click("button", "More send options", exact=True)
+        await d.click("menuitem", "Schedule send", exact=True)
+        assert d.has("button", "Tomorrow morning Jul 19, 8:00 AM", exact=True)
+        await d.click("button", "Pick date & time", exact=True)
+        await d.fill("textbox", "Date", "Jul 22, 2024", exact=True)
+        await d.fill("textbox", "Time", "9:00 AM", exact=True)
+        await d.click("button", "Schedule send", exact=True)
+        assert d.sees("Send scheduled for Mon, Jul 22, 9:00 AM")
+        await d.click("link", "Scheduled", exact=True)
+        assert d.has("link", "To: kevin.moore@example.com Weekly Update")
 
     res, _ = await run_episode("v2.gomail-16", hover)
     diff = res.info.grade.finish_state["differences"]["emails"]
     assert diff["updated"] == [{"id": "35", "archived": True}]  # that email only, nothing was selected
-    assert [e["id"] for e in diff["deleted"]] == ["41"]  # a snoozed email leaves the collection, as on REAL
+    assert [e["id"] for e in diff["deleted"]] == ["37", "41"]  # a snoozed email leaves the collection, as on REAL
+    changed = res.info.grade.finish_state["initialfinaldiff"]["updated"]["email"]["emails"]
+    assert {i: changed[i]["snoozeUntil"] for i in ("37", "41")} == {"37": "2024-07-25T15:30", "41": "2024-07-19T08:00"}
+    (sched,) = diff["added"]
+    assert (sched["scheduled"], sched["sent"], sched["scheduledFor"]) == (True, False, "2024-07-22T09:00")

@@ -28,12 +28,17 @@ PEOPLE = [c for c in contacts() if c["email"].endswith("@example.com") and c["em
 
 # ---------------------------------------------------------------- naming an email
 def ref_kinds(eid: str) -> list[str]:
-    """The ways an email can be named unambiguously: its subject, its sender (if unique), the day it came in."""
+    """The ways an email can be named unambiguously in the whole mailbox (hundreds of emails, most of them on later
+    pages): its subject, its sender, the day it came in, each only where no other email shares it."""
     e = _EMAILS[eid]
-    kinds = ["subject"]
+    others = [x for x in _EMAILS.values() if x["id"] != eid and not x["draft"]]
+    kinds = []
+    if all(x["subject"] != e["subject"] for x in others):
+        kinds.append("subject")
     if _SENDERS.count(e["name"]) == 1:
         kinds.append("sender")
-    kinds.append("date")
+    if all(_when(x) != _when(e) for x in others):
+        kinds.append("date")
     return kinds
 
 
@@ -113,7 +118,7 @@ FOLDER_REFS: dict[str, list[str]] = {
                 "mail I starred to keep track of", "the starred list", "the emails I starred"],
     "snoozed": ["the Snoozed folder", "my snoozed emails", "snoozed conversations", "emails I postponed",
                 "messages I put off until later", "emails on snooze", "deferred emails", "the Snoozed mailbox",
-                "mail I set aside to come back to later", "emails scheduled to come back to my inbox",
+                "mail I set aside to come back to later", "emails set to come back to my inbox",
                 "messages hidden until later", "my snoozed messages", "postponed mail", "things I snoozed",
                 "the emails I've snoozed for later"],
     "sent": ["the Sent folder", "Sent Mail", "my sent emails", "the emails I have sent", "my outgoing mail",
@@ -124,6 +129,11 @@ FOLDER_REFS: dict[str, list[str]] = {
                "my saved drafts", "unfinished messages", "messages I haven't finished writing", "the draft folder",
                "my draft emails", "half-written emails", "emails waiting to be finished", "saved but unsent messages",
                "the Drafts mailbox", "my work-in-progress emails", "unsent mail I saved"],
+    "scheduled": ["the Scheduled folder", "my scheduled emails", "emails scheduled to send later",
+                  "messages set to send at a later time", "the mail I set to go out later", "scheduled messages",
+                  "the Scheduled mailbox", "emails I scheduled", "my outgoing scheduled mail",
+                  "messages queued to send at a set time", "the list of scheduled sends", "mail scheduled to be sent",
+                  "emails timed to go out later", "my send-later messages", "scheduled sends"],
     "all": ["All Mail", "every email I have", "all my mail including archived messages", "the All Mail folder",
             "my archive", "archived emails along with everything else", "the complete mailbox", "all messages",
             "the full list of my emails", "every message, sent or received", "all conversations", "the All Mail view",
@@ -140,10 +150,10 @@ FOLDER_REFS: dict[str, list[str]] = {
 
 @register
 class OpenFolder(Family):
-    """Seven sidebar links (the Inbox is where every episode starts): the small-target task of GoMail."""
+    """Eight sidebar links (the Inbox is where every episode starts): the small-target task of GoMail."""
 
     name, site, steps = "gomail.folder", "gomail", "1"
-    description = "open a mailbox folder in the sidebar (Starred, Snoozed, Sent, Drafts, All Mail, Spam, Trash)"
+    description = "open a mailbox folder in the sidebar (Starred, Snoozed, Sent, Drafts, Scheduled, All Mail, Spam, Trash)"
 
     def space(self):
         return [{"folder": f, "ref": r} for f, refs in FOLDER_REFS.items() for r in refs]
@@ -242,8 +252,10 @@ class CreateLabel(Family):
 
     def space(self):
         out: dict[str, str] = {}
+        taken = {lb["label"].lower() for lb in _SEED["settings"]["customLabels"]}  # the mailbox's own labels
         for n in _TOPICS + _ORGS + [c["name"] for c in PEOPLE]:
-            out.setdefault(n.lower(), n)  # label names are unique regardless of case
+            if n.lower() not in taken:
+                out.setdefault(n.lower(), n)  # label names are unique regardless of case
         return [{"label": n} for n in out.values()]
 
     def goal(self, p, rng):

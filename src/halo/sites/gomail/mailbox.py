@@ -1,5 +1,11 @@
 """GoMail's behaviour on its state tree: folders, search, bulk actions, sending, labels, and REAL's ``differences``.
 
+Gmail's features REAL's tasks name (agisdk's v1 task files): Schedule send (an added email with ``scheduled: true``
+and ``scheduledFor``, in the Scheduled folder until then, as v1's gomail-5 reads ``differences.emails.added[0]
+.scheduled``), Snooze "Select date & time" (``snoozed``/``snoozeUntil`` as the menu's presets write them), and
+search operators (``in:inbox``, ``in:sent``, ``in:anywhere``, ``label:``, ``from:``, ``to:``, ``subject:``, ``is:``,
+``after:``, ``before:``, ``older_than:``, ``newer_than:``).
+
 Pure functions over the session's state dict (no HTTP), so tests can drive them directly. Snackbar wording follows
 REAL's GoMail ("54 conversations moved to Trash", "3 conversations snoozed until ..."), which its scripts parse.
 """
@@ -19,7 +25,7 @@ from halo.sites.gomail.seed import TODAY, contacts
 PAGE_SIZE = 50
 FOLDERS = {  # path segment -> title
     "inbox": "Inbox", "starred": "Starred", "snoozed": "Snoozed", "sent": "Sent", "drafts": "Drafts",
-    "all": "All Mail", "spam": "Spam", "trash": "Trash",
+    "scheduled": "Scheduled", "all": "All Mail", "spam": "Spam", "trash": "Trash",
 }
 EMAIL_RE = re.compile(r"^[^@\s<>,;]+@[^@\s<>,;]+\.[^@\s<>,;]+$")
 
@@ -42,7 +48,7 @@ def in_folder(e: dict[str, Any], folder: str, label: str | None = None) -> bool:
     if e["spam"]:
         return False
     if folder == "inbox":
-        return not (e["sent"] or e["draft"] or e["archived"] or e["snoozed"])
+        return not (e["sent"] or e["draft"] or e["archived"] or e["snoozed"] or e.get("scheduled"))
     if folder == "starred":
         return e["starred"]
     if folder == "snoozed":
@@ -51,8 +57,10 @@ def in_folder(e: dict[str, Any], folder: str, label: str | None = None) -> bool:
         return e["sent"] and not e["draft"]
     if folder == "drafts":
         return e["draft"]
-    if folder == "all":
-        return not e["draft"]
+    if folder == "scheduled":
+        return bool(e.get("scheduled"))
+    if folder == "all":  # what has been sent or received: not drafts, not mail still waiting to go out
+        return not (e["draft"] or e.get("scheduled"))
     if folder == "label":
         return label in e.get("labels", [])
     raise MailError(f"no folder {folder!r}")
@@ -75,8 +83,10 @@ class Query:
     to: str = ""
     subject: str = ""
     flags: tuple[str, ...] = ()  # is:unread, is:starred, ...
-    older_than: date | None = None
-    newer_than: date | None = None
+    older_than: date | None = None  # before this day
+    newer_than: date | None = None  # after this day
+    folder: str = ""  # in:inbox, in:sent, in:anywhere, ... ("" = All Mail, as Gmail searches)
+    label: str = ""  # label:book-club (or in:<a label>)
 
     def search_data(self) -> dict[str, str]:
         return {"hasWords": self.has_words, "from": self.sender, "to": self.to, "subject": self.subject}
@@ -98,8 +108,24 @@ def _relative(spec: str) -> date | None:
     return date(y, mo + 1, min(today.day, 28))
 
 
+def _day(spec: str) -> date | None:
+    """Gmail's ``after:2024/04/01`` (also 2024-04-01, 4/1/2024)."""
+    for fmt in ("%Y/%m/%d", "%Y-%m-%d", "%m/%d/%Y", "%Y/%m/%-d"):
+        try:
+            return datetime.strptime(spec, fmt).date()
+        except ValueError:
+            continue
+    return None
+
+
+IN_ALIASES = {"sent": "sent", "inbox": "inbox", "starred": "starred", "snoozed": "snoozed", "drafts": "drafts",
+              "draft": "drafts", "scheduled": "scheduled", "all": "all", "spam": "spam", "trash": "trash",
+              "bin": "trash", "anywhere": "anywhere"}
+
+
 def parse_query(q: str) -> Query:
-    """Gmail's search box: free words plus ``from:``, ``to:``, ``subject:``, ``is:``, ``older_than:2m``."""
+    """Gmail's search box: free words plus ``from:``, ``to:``, ``subject:``, ``in:``, ``label:``, ``is:``,
+    ``after:``/``before:`` (a day), ``older_than:2m``/``newer_than:7d``."""
     query = Query()
     flags = []
     rest = q
@@ -113,10 +139,23 @@ def parse_query(q: str) -> Query:
             query.subject = val
         elif op == "is":
             flags.append(val.lower())
+        elif op == "in":
+            folder = IN_ALIASES.get(val.lower())
+            if folder:
+                query.folder = folder
+            else:  # Gmail: in:<label> is label:<label>
+                query.label = val
+        elif op == "label":
+            query.label = val
         elif op == "older_than":
             query.older_than = _relative(val)
         elif op == "newer_than":
             query.newer_than = _relative(val)
+        elif op == "before":
+            query.older_than = _day(val)
+        elif op == "after":
+            d = _day(val)
+            query.newer_than = d - timedelta(days=1) if d else None
         else:
             continue
         rest = rest.replace(m.group(0), " ")
@@ -149,15 +188,32 @@ def matches(e: dict[str, Any], query: Query) -> bool:
         return False
     if query.newer_than and not d > query.newer_than:
         return False
+    if query.label:
+        want = _label_key(query.label)
+        if not any(_label_key(lb) == want for lb in e.get("labels", [])):
+            return False
     for f in query.flags:
-        if (f == "unread" and e["isRead"]) or (f == "read" and not e["isRead"]) or (f == "starred" and not e["starred"]):
+        if ((f == "unread" and e["isRead"]) or (f == "read" and not e["isRead"]) or (f == "starred" and not e["starred"])
+                or (f == "unstarred" and e["starred"]) or (f == "snoozed" and not e["snoozed"])):
             return False
     return True
 
 
+def _label_key(name: str) -> str:
+    """Gmail writes a label's spaces as dashes in a search (label:book-club) and ignores case."""
+    return re.sub(r"[\s\-_/]+", "-", name.strip().lower())
+
+
+def in_scope(e: dict[str, Any], folder: str) -> bool:
+    """Where a search looks: All Mail (Gmail's default: not Spam, Trash, drafts), one folder, or anywhere."""
+    if folder == "anywhere":
+        return not e["draft"]
+    return in_folder(e, folder or "all")
+
+
 def search(state: dict[str, Any], q: str) -> list[dict[str, Any]]:
     query = parse_query(q)
-    return newest_first([e for e in emails(state).values() if in_folder(e, "all") and matches(e, query)])
+    return newest_first([e for e in emails(state).values() if in_scope(e, query.folder) and matches(e, query)])
 
 
 def run_search(state: dict[str, Any], q: str) -> list[dict[str, Any]]:
@@ -184,6 +240,78 @@ def _conv(n: int, what: str) -> str:
 def snooze_label(until: str) -> str:
     dt = datetime.fromisoformat(until)
     return dt.strftime("%a, %b %-d, %-I:%M %p")
+
+
+def site_now(state: dict[str, Any]) -> datetime:
+    """The site's clock as a datetime (today, a minute after today's newest mail)."""
+    return datetime.fromisoformat(f"{TODAY}T{now(state)}")
+
+
+_MONTHS = {m: i for i, m in enumerate(("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov",
+                                      "dec"), 1)}
+
+
+def parse_day(text: str) -> date:
+    """A day as people type it in Gmail's date box: "Jul 23, 2024", "July 23", "7/23/2024", "2024-07-23",
+    "tomorrow" (the year defaults to this year's)."""
+    t = " ".join(str(text or "").replace(",", " ").split()).lower()
+    today = date.fromisoformat(TODAY)
+    if t in ("today", "tomorrow"):
+        return today + timedelta(days=t == "tomorrow")
+    m = re.fullmatch(r"(\d{4})[-/](\d{1,2})[-/](\d{1,2})", t)
+    if m:
+        y, mo, d = (int(x) for x in m.groups())
+        return date(y, mo, d)
+    m = re.fullmatch(r"(\d{1,2})/(\d{1,2})(?:/(\d{2,4}))?", t)
+    if m:
+        mo, d = int(m.group(1)), int(m.group(2))
+        y = int(m.group(3)) if m.group(3) else today.year
+        return date(y + 2000 if y < 100 else y, mo, d)
+    m = re.fullmatch(r"(?:[a-z]+ )?([a-z]+)\.? (\d{1,2})(?:st|nd|rd|th)?(?: (\d{4}))?", t)  # (Tue) Jul 23 (2024)
+    if m and m.group(1)[:3] in _MONTHS:
+        return date(int(m.group(3) or today.year), _MONTHS[m.group(1)[:3]], int(m.group(2)))
+    raise ValueError(text)
+
+
+def parse_clock(text: str) -> tuple[int, int]:
+    """A time as typed: "8:00 AM", "3pm", "15:30", "9"."""
+    t = str(text or "").strip().lower().replace(".", "")
+    m = re.fullmatch(r"(\d{1,2})(?::(\d{2}))?\s*(am|pm|a|p)?", t)
+    if not m:
+        raise ValueError(text)
+    h, mi, ap = int(m.group(1)), int(m.group(2) or 0), m.group(3)
+    if ap:
+        if not 1 <= h <= 12:
+            raise ValueError(text)
+        h = h % 12 + (12 if ap.startswith("p") else 0)
+    if not (0 <= h < 24 and 0 <= mi < 60):
+        raise ValueError(text)
+    return h, mi
+
+
+def parse_when(day_text: str, time_text: str, what: str) -> str:
+    """The date and time fields of Gmail's "Select date and time" / "Pick date & time" dialogs, as an ISO minute."""
+    try:
+        d = parse_day(day_text)
+    except ValueError:
+        raise MailError(f'Enter a valid date for {what}, like "Jul 23, 2024" (got "{day_text}").') from None
+    try:
+        h, mi = parse_clock(time_text)
+    except ValueError:
+        raise MailError(f'Enter a valid time for {what}, like "8:00 AM" (got "{time_text}").') from None
+    return datetime(d.year, d.month, d.day, h, mi).strftime("%Y-%m-%dT%H:%M")
+
+
+def _future(state: dict[str, Any], when: str, what: str) -> datetime:
+    try:
+        dt = datetime.fromisoformat(when)
+    except (TypeError, ValueError):
+        raise MailError(f"cannot {what} until {when!r}: use a date and time like 2024-07-22T08:00") from None
+    if dt <= site_now(state):
+        raise MailError(f"Please choose a time in the future to {what}.")
+    if dt.year > date.fromisoformat(TODAY).year + 2:
+        raise MailError(f"Please choose a time within the next two years to {what}.")
+    return dt
 
 
 SNOOZE_OPTIONS = (  # label, local time (the site's "now" is the morning of 2024-07-18)
@@ -232,15 +360,20 @@ def apply_action(state: dict[str, Any], action: str, ids: list[str], *, until: s
     elif action == "snooze":
         if not until:
             raise MailError("pick when to snooze until")
-        try:
-            label_text = snooze_label(until)
-        except ValueError:
-            raise MailError(f"cannot snooze until {until!r}: use a date and time like 2024-07-22T08:00") from None
+        until = _future(state, until, "snooze").strftime("%Y-%m-%dT%H:%M")
+        label_text = snooze_label(until)
         for i in ids:
             all_emails[i]["snoozed"] = True
             all_emails[i]["snoozeUntil"] = until
         message = (f"Conversation snoozed until {label_text}" if len(ids) == 1
                    else f"{len(ids)} conversations snoozed until {label_text}")
+    elif action == "unschedule":  # "Cancel send" on a scheduled email: it goes back to Drafts
+        for i in ids:
+            if not all_emails[i].get("scheduled"):
+                raise MailError("that email is not scheduled")
+        for i in ids:
+            all_emails[i].update(scheduled=False, scheduledFor=None, draft=True, date=TODAY, time=now(state))
+        message = "Send canceled. Message moved to Drafts" if len(ids) == 1 else f"{len(ids)} sends canceled"
     elif action == "delete_forever":
         for i in ids:
             del all_emails[i]
@@ -321,7 +454,8 @@ def now(state: dict[str, Any]) -> str:
     """The site's clock ("HH:MM" on TODAY): a minute after the newest message of today, so that what is sent or
     saved now is the newest, as it is in Gmail (REAL's inbox has mail up to 10:41 AM; a fixed 9:30 AM put a message
     just sent under mail that came in earlier)."""
-    times = [str(e.get("time") or "00:00") for e in emails(state).values() if e.get("date") == TODAY]
+    times = [str(e.get("time") or "00:00") for e in emails(state).values()
+             if e.get("date") == TODAY and not e.get("scheduled")]
     h, m = (int(x) for x in max(times, default="09:29").split(":"))
     n = min(h * 60 + m + 1, 23 * 60 + 59)
     return f"{n // 60:02d}:{n % 60:02d}"
@@ -400,6 +534,27 @@ def send(state: dict[str, Any], *, to: Any, cc: Any = None, bcc: Any = None, sub
                  reply_to=reply_to, forward_of=original)
     emails(state)[eid] = e
     set_snackbar(state, "Message sent")
+    _refresh_search(state)
+    return e
+
+
+SCHEDULE_OPTIONS = (  # Gmail's suggestions on a Thursday morning: label, local time
+    ("Tomorrow morning", "2024-07-19T08:00"),
+    ("Tomorrow afternoon", "2024-07-19T13:00"),
+    ("Monday morning", "2024-07-22T08:00"),
+)
+
+
+def schedule(state: dict[str, Any], *, send_at: str, to: Any, cc: Any = None, bcc: Any = None, subject: str = "",
+             body: str = "", reply_to: str | None = None, draft_id: Any = None,
+             forward_of: str | None = None) -> dict[str, Any]:
+    """Schedule send: the message is checked as Send checks it and waits in Scheduled (``scheduled: true``,
+    ``scheduledFor``; dated when it will go out), an added email of REAL's ``differences``; not sent yet."""
+    when = _future(state, send_at, "schedule the send").strftime("%Y-%m-%dT%H:%M")
+    e = send(state, to=to, cc=cc, bcc=bcc, subject=subject, body=body, reply_to=reply_to, draft_id=draft_id,
+             forward_of=forward_of)
+    e.update(sent=False, scheduled=True, scheduledFor=when, date=when[:10], time=when[11:])
+    set_snackbar(state, f"Send scheduled for {snooze_label(when)}")
     _refresh_search(state)
     return e
 

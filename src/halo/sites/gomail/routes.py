@@ -52,6 +52,15 @@ _env.filters.update(short_date=_short_date, long_date=_long_date, snippet=_snipp
 _env.globals.update(icon=lambda name, cls="": ICONS[name].replace("<svg ", f'<svg class="ic {cls}" ', 1))
 
 
+def _option_text(iso: str) -> str:
+    """"Jul 19, 8:00 AM", as Gmail's schedule-send suggestions show their time."""
+    return mb.datetime.fromisoformat(iso).strftime("%b %-d, %-I:%M %p")
+
+
+_SCHEDULE_OPTIONS = [(name, iso, _option_text(iso)) for name, iso in mb.SCHEDULE_OPTIONS]
+_DEFAULT_DAY = mb.datetime.fromisoformat(mb.SCHEDULE_OPTIONS[0][1]).strftime("%b %-d, %Y")  # the dialogs' date box
+
+
 def _counts(state: dict[str, Any]) -> dict[str, int]:
     es = mb.emails(state).values()
     return {
@@ -74,7 +83,8 @@ def _page(template: str, request: Request, **ctx: Any) -> HTMLResponse:
     state.setdefault("router", {}).setdefault("location", {})["pathname"] = request.url.path  # what is open now
     body = _env.get_template(template).render(
         user=state["user"], labels=state["settings"]["customLabels"], counts=_counts(state),
-        contacts_json=_CONTACTS_JSON, snooze_options=mb.SNOOZE_OPTIONS, snackbar=snackbar, can_undo=can_undo, **ctx)
+        contacts_json=_CONTACTS_JSON, snooze_options=mb.SNOOZE_OPTIONS, schedule_options=_SCHEDULE_OPTIONS,
+        snackbar=snackbar, can_undo=can_undo, default_day=_DEFAULT_DAY, **ctx)
     return HTMLResponse(body)
 
 
@@ -232,8 +242,11 @@ def _act(s: Session, data: dict[str, Any]) -> dict[str, Any]:
     if not isinstance(action, str):
         raise mb.MailError("action must be a string")
     ids = _ids_for(s.state, data)
+    until = data.get("until")
+    if action == "snooze" and not until and (data.get("untilDate") or data.get("untilTime")):
+        until = mb.parse_when(data.get("untilDate", ""), data.get("untilTime", ""), "snooze")  # "Select date & time"
     snap = mb.snapshot(s.state, ids) if action in mb.UNDOABLE else None
-    msg = mb.apply_action(s.state, action, ids, until=data.get("until"), label=data.get("label"))
+    msg = mb.apply_action(s.state, action, ids, until=until, label=data.get("label"))
     _UNDO.pop(s.sid, None)
     if snap and msg:
         _UNDO[s.sid] = snap
@@ -263,6 +276,18 @@ def _send(state: dict[str, Any], data: dict[str, Any]) -> dict[str, Any]:
                 body=data.get("body", ""), reply_to=data.get("replyTo"), draft_id=data.get("draftId"),
                 forward_of=data.get("forwardOf"))
     return {"ok": True, "id": e["id"], "message": "Message sent"}
+
+
+def _schedule(state: dict[str, Any], data: dict[str, Any]) -> dict[str, Any]:
+    """Schedule send: ``sendAt`` (a suggestion's ISO minute) or ``sendAtDate`` + ``sendAtTime`` as typed in
+    "Pick date & time"."""
+    when = data.get("sendAt")
+    if not when:
+        when = mb.parse_when(data.get("sendAtDate", ""), data.get("sendAtTime", ""), "the scheduled send")
+    e = mb.schedule(state, send_at=str(when), to=data.get("to"), cc=data.get("cc"), bcc=data.get("bcc"),
+                    subject=data.get("subject", ""), body=data.get("body", ""), reply_to=data.get("replyTo"),
+                    draft_id=data.get("draftId"), forward_of=data.get("forwardOf"))
+    return {"ok": True, "id": e["id"], "message": state["ui"]["snackbar"]["message"]}
 
 
 def _draft(state: dict[str, Any], data: dict[str, Any]) -> dict[str, Any]:
@@ -299,6 +324,8 @@ routes = [
     Route("/api/emails", _api(_act), methods=["POST"]),
     Route("/api/send", _api(_send), methods=["POST"]),
     Route("/api/labels", _api(_label), methods=["POST"]),
+    Route("/api/schedule", _api(_schedule), methods=["POST"]),
+    Route("/do/schedule", _form(_schedule), methods=["POST"]),
     Route("/do/emails", _form(_act), methods=["POST"]),
     Route("/do/send", _form(_send), methods=["POST"]),
     Route("/do/labels", _form(_label), methods=["POST"]),

@@ -1,17 +1,22 @@
-"""GoMail's mailbox as REAL's v2 eval scripts expect it: 56 emails with the ids, dates and senders they hard-code.
+"""GoMail's mailbox as REAL's v2 eval scripts expect it: REAL's 56 emails with the ids, dates and senders they
+hard-code (ids 1-56, exactly as on REAL), then several hundred older ones generated from a fixed seed (``corpus``:
+ids 57 on, all older than the Inbox's first page, none touching what the scripts count).
 
 Fixed facts the scripts rely on (agisdk 0.3.5 ``eval_gomail_*.py``): today is 2024-07-18; John Doe's email is "1";
 emails received today are 46, 47, 48 (48 is Uber's); no-reply senders are 3, 14, 34, 40, 50; starred are 2, 6, 10,
 14, 16, 21, 26, 28, 31, 37, 47, 49, 53; notification senders are 3, 4, 5, 6, 17, 36, 38, 56; 52..56 are older than two
-months; the inbox holds 54 conversations (31 and 51 are sent mail) with 17 unread; four emails mention Amazon, three
+months; of these 56 the inbox holds 54 (31 and 51 are sent mail), 17 of them unread, and the Inbox's first page (its 50
+newest) is exactly these 50; four emails mention Amazon, three
 "alerts", thirteen carry "Support" in their subject (gomail-23 expects 10..30 deletions). ``tests/sites`` checks
-every one of these against the search the site itself runs.
+every one of these against the search the site itself runs, over the whole generated mailbox.
 """
 
 from __future__ import annotations
 
 import copy
 from typing import Any
+
+from halo.sites.gomail import corpus
 
 TODAY = "2024-07-18"
 USER = {"name": "Sam Taylor", "email": "sam.taylor@example.com"}
@@ -191,19 +196,33 @@ def contacts() -> list[dict[str, str]]:
             seen.setdefault(addr, name)
     for addr in ("lisa.wong@example.com",):
         seen.setdefault(addr, "Lisa Wong")
+    for name, addr in corpus.PEOPLE:
+        seen.setdefault(addr, name)
     return sorted(({"name": n, "email": a} for a, n in seen.items()), key=lambda c: c["name"].lower())
 
 
+REAL_EMAILS = {eid: email_record(eid, raw) for eid, raw in _RAW.items()}
+GENERATED = corpus.generate(USER["email"], USER["name"], start_id=len(_RAW) + 1)
+corpus.check(GENERATED, REAL_EMAILS)
+
 _SEED: dict[str, Any] = {
-    "email": {"emails": {eid: email_record(eid, raw) for eid, raw in _RAW.items()}},
+    "email": {"emails": {**REAL_EMAILS, **GENERATED}},
     "ui": {"snackbar": {"message": "", "open": False}, "searchInputValue": ""},
     "filter": {"searchData": {"hasWords": "", "from": "", "to": "", "subject": ""}, "searchResults": []},
-    "settings": {"customLabels": []},
+    "settings": {"customLabels": [{"id": str(i), "label": name} for i, name in enumerate(corpus.LABELS, 1)]},
     "user": dict(USER),
     "router": {"location": {"pathname": "/"}},  # the page last shown (REAL's apps keep react-router's in the store)
 }
 
 
+def _copy_email(e: dict[str, Any]) -> dict[str, Any]:
+    """An email's deep copy: its values are strings, booleans, None or lists of strings (``replies`` is empty)."""
+    return {k: v[:] if isinstance(v, list) else v for k, v in e.items()}
+
+
 def seed(task_id: str | None = None) -> dict[str, Any]:
-    """The initial state for any GoMail task (REAL uses one mailbox for all of them); a fresh copy each call."""
-    return copy.deepcopy(_SEED)
+    """The initial state for any GoMail task (REAL uses one mailbox for all of them); a fresh copy each call (the
+    emails copied field by field: ``copy.deepcopy`` of 500 emails took 11 ms of every /config)."""
+    out = copy.deepcopy({k: v for k, v in _SEED.items() if k != "email"})
+    out["email"] = {"emails": {i: _copy_email(e) for i, e in _SEED["email"]["emails"].items()}}
+    return {k: out[k] for k in _SEED}  # the seed's key order

@@ -110,7 +110,10 @@
     btn.addEventListener("click", (ev) => { ev.stopPropagation(); closeMenus(menu); menu.hidden = !menu.hidden; });
     $$(".menu-item", menu).forEach(it => it.addEventListener("click", () => { menu.hidden = true; onPick(it); }));
   }
-  wireMenu("snooze-open", "snooze-menu", it => act("snooze", { until: it.dataset.until }));
+  wireMenu("snooze-open", "snooze-menu", it => {
+    if (it.classList.contains("snooze-custom")) askWhen("snooze", (day, time) => act("snooze", { untilDate: day, untilTime: time }));
+    else act("snooze", { until: it.dataset.until });
+  });
 
   // ------------------------------------------------------------ row hover actions (Gmail's, on that one email)
   $$("[data-row-action]").forEach(b => b.addEventListener("click", (ev) => {
@@ -128,12 +131,68 @@
     rowSnoozeMenu.style.left = Math.max(0, r.right - 220) + "px";
     rowSnoozeMenu.hidden = false;
   }));
-  if (rowSnoozeMenu) $$(".menu-item", rowSnoozeMenu).forEach(it => it.addEventListener("click", () => {
+  if (rowSnoozeMenu) $$(".menu-item", rowSnoozeMenu).forEach(it => it.addEventListener("click", (ev) => {
+    ev.stopPropagation();
     rowSnoozeMenu.hidden = true;
-    if (rowSnoozeId) navPost("/do/emails", { action: "snooze", ids: [rowSnoozeId], until: it.dataset.until });
+    const id = rowSnoozeId;
+    if (!id) return;
+    if (it.classList.contains("snooze-custom")) {
+      askWhen("snooze", (day, time) => navPost("/do/emails", { action: "snooze", ids: [id], untilDate: day, untilTime: time }));
+    } else navPost("/do/emails", { action: "snooze", ids: [id], until: it.dataset.until });
   }));
   wireMenu("labels-open", "labels-menu", it => act("label", { label: it.dataset.label }));
   document.addEventListener("click", (ev) => { if (!ev.target.closest(".menu")) closeMenus(); });
+
+  // ------------------------------------------------------------ date & time dialog (custom snooze, pick date & time)
+  const whenDialog = $("#when-dialog");
+  let whenDone = null;
+  function askWhen(mode, done) {
+    closeMenus();
+    whenDone = done;
+    const title = mode === "schedule" ? "Pick date & time" : "Select date and time";
+    $("#when-title").textContent = title;
+    $(".modal", whenDialog).setAttribute("aria-label", title);
+    $("#when-save").textContent = mode === "schedule" ? "Schedule send" : "Save";
+    $("#when-error").textContent = "";
+    whenDialog.hidden = false;
+    $("#when-date").focus();
+  }
+  function closeWhen() { whenDialog.hidden = true; whenDone = null; }
+  $("#when-cancel").addEventListener("click", closeWhen);
+  $("#when-save").addEventListener("click", () => {
+    const day = $("#when-date").value.trim(), time = $("#when-time").value.trim();
+    if (!day || !time) { $("#when-error").textContent = "Enter a date and a time."; return; }
+    const done = whenDone; closeWhen(); if (done) done(day, time);
+  });
+
+  // ------------------------------------------------------------ schedule send (Send's arrow -> Schedule send)
+  const scheduleDialog = $("#schedule-dialog");
+  let scheduleData = null;  // returns the message to schedule, or null (it shows why)
+  function closeSchedule() { scheduleDialog.hidden = true; }
+  $$(".send-more").forEach(b => b.addEventListener("click", (ev) => {
+    ev.stopPropagation();
+    const menu = $(".send-menu", b.closest(".send-group"));
+    closeMenus(menu); menu.hidden = !menu.hidden;
+  }));
+  function wireSchedule(item, dataFn) {
+    item.addEventListener("click", (ev) => {
+      ev.stopPropagation(); closeMenus();
+      if (!dataFn()) return;
+      scheduleData = dataFn; scheduleDialog.hidden = false;
+    });
+  }
+  $$("[data-when]", scheduleDialog).forEach(b => b.addEventListener("click", () => {
+    const d = scheduleData && scheduleData(); closeSchedule();
+    if (d) navPost("/do/schedule", Object.assign(d, { sendAt: b.dataset.when }));
+  }));
+  $("#schedule-pick").addEventListener("click", () => {
+    const fn = scheduleData; closeSchedule();
+    askWhen("schedule", (day, time) => {
+      const d = fn && fn();
+      if (d) navPost("/do/schedule", Object.assign(d, { sendAtDate: day, sendAtTime: time }));
+    });
+  });
+  $("#schedule-cancel").addEventListener("click", closeSchedule);
 
   // ------------------------------------------------------------ recipient chips with suggestions
   const suggest = $("#suggest");
@@ -273,6 +332,12 @@
     }
     navPost("/do/send", data);
   });
+  wireSchedule($(".schedule-open", compose), () => {
+    const data = composeData();
+    const problem = checkRecipients([data.to, data.cc, data.bcc]);
+    if (problem) { $("#compose-error").textContent = problem; return null; }
+    return data;
+  });
   const saved = JSON.parse($("#open-draft").textContent);
   if (saved) {  // a draft opened from the Drafts folder
     draftId = saved.id;
@@ -304,7 +369,7 @@
     $("#reply-discard").addEventListener("click", () => {
       replyBox.hidden = true; $("#msg-actions").hidden = false; $("#reply-body").value = "";
     });
-    $("#reply-send").addEventListener("click", () => {
+    const replyData = () => {
       const subj = replyBox.dataset.subject || "";
       let data;
       if (mode === "forward") {  // the server adds Gmail's From/Date/Subject/To block and the original
@@ -316,9 +381,11 @@
                  body: $("#reply-body").value, replyTo: replyBox.dataset.id };
       }
       const problem = checkRecipients([data.to]);
-      if (problem) { $("#reply-error").textContent = problem; return; }
-      navPost("/do/send", data);
-    });
+      if (problem) { $("#reply-error").textContent = problem; return null; }
+      return data;
+    };
+    $("#reply-send").addEventListener("click", () => { const d = replyData(); if (d) navPost("/do/send", d); });
+    wireSchedule($(".schedule-open", replyBox), replyData);
   }
 
   // ------------------------------------------------------------ labels
@@ -339,6 +406,8 @@
     if (ev.key === "Escape") {
       closeMenus(); hideSuggest(); if (!labelDialog.hidden) labelDialog.hidden = true;
       if (!emptyDialog.hidden) closeEmpty();
+      if (!whenDialog.hidden) closeWhen();
+      if (!scheduleDialog.hidden) closeSchedule();
     }
   });
 })();
