@@ -13,6 +13,7 @@ REAL's GoMail ("54 conversations moved to Trash", "3 conversations snoozed until
 from __future__ import annotations
 
 import copy
+import functools
 import html
 import re
 from dataclasses import dataclass
@@ -164,13 +165,20 @@ def parse_query(q: str) -> Query:
     return query
 
 
+@functools.lru_cache(maxsize=8192)
+def _hay(sender: str, name: str, to: tuple[str, ...], cc: tuple[str, ...], subject: str,
+         content: str) -> tuple[str, str]:
+    """What a search looks in (people, subject, text), and the same squashed to letters and digits ("noreply" finds
+    "no-reply", "ups" finds "U.P.S."); cached, as a mailbox of 500 is searched on every search page."""
+    hay = " ".join([sender, name, *to, *cc, subject, text_of(content)])
+    return hay, re.sub(r"[^a-z0-9]", "", hay.lower())
+
+
 def matches(e: dict[str, Any], query: Query) -> bool:
     def has(field: str, needle: str) -> bool:
         return needle.lower() in field.lower()
 
-    people = " ".join([e["from"], e["name"], *e["to"], *e["cc"]])
-    hay = " ".join([people, e["subject"], text_of(e["content"])])
-    squashed = re.sub(r"[^a-z0-9]", "", hay.lower())  # "noreply" finds "no-reply", "ups" finds "U.P.S."
+    hay, squashed = _hay(e["from"], e["name"], tuple(e["to"]), tuple(e["cc"]), e["subject"], e["content"])
 
     def word(w: str) -> bool:
         return has(hay, w) or (len(w) > 3 and re.sub(r"[^a-z0-9]", "", w.lower()) in squashed)
@@ -222,13 +230,21 @@ def run_search(state: dict[str, Any], q: str) -> list[dict[str, Any]]:
     q = " ".join(q.split())
     state["ui"]["searchInputValue"] = q
     state["filter"]["searchData"] = parse_query(q).search_data()
-    _refresh_search(state)
-    return search(state, q)
+    found = search(state, q) if q else []
+    state["filter"]["searchResults"] = [_copy_email(e) for e in found]
+    return found
+
+
+def _copy_email(e: dict[str, Any]) -> dict[str, Any]:
+    """A deep copy of an email record (string, boolean and None values, lists of strings; ``replies`` as lists of
+    such records): ``copy.deepcopy`` of a few hundred search results cost more than the search."""
+    return {k: ([_copy_email(x) if isinstance(x, dict) else x for x in v] if isinstance(v, list) else
+                _copy_email(v) if isinstance(v, dict) else v) for k, v in e.items()}
 
 
 def _refresh_search(state: dict[str, Any]) -> None:
     q = state["ui"].get("searchInputValue", "")
-    state["filter"]["searchResults"] = [copy.deepcopy(e) for e in search(state, q)] if q else []
+    state["filter"]["searchResults"] = [_copy_email(e) for e in search(state, q)] if q else []
 
 
 # ---------------------------------------------------------------- actions
