@@ -30,6 +30,7 @@ import hashlib
 import io
 import math
 import os
+import re
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
@@ -510,13 +511,34 @@ def _console(c, col, rng, fy):
     c.fill(c.mask_ellipse(0.5 + w * 0.6, fy - h + 0.05, 0.008, 0.008), (0.3, 0.6, 1.0))
 
 
+def _mouse(c, col, rng, fy):
+    c.shadow(0.5, fy - 0.02, 0.2, 0.035, 0.4)
+    c.paint(c.mask_ellipse(0.5, fy - 0.27, 0.17, 0.27), col, round=0.08, gloss=0.45, hl=(0.35, 0.25))
+    c.darken(c.mask_rect(0.497, fy - 0.54, 0.503, fy - 0.36), 0.5)
+    c.paint(c.mask_rect(0.485, fy - 0.47, 0.515, fy - 0.4, 0.01), (0.2, 0.2, 0.2), round=0.006)
+    if rng.random() < 0.5:  # RGB glow
+        c.fill(c.mask_rect(0.47, fy - 0.1, 0.53, fy - 0.08, 0.01), hsv(rng.uniform(0, 1), 0.8, 0.95))
+
+
+def _plant(c, col, rng, fy):
+    """A plant in a tapered planter (terracotta, ceramic or the product's colour)."""
+    pot = col if rng.random() < 0.5 else (0.76, 0.42, 0.28)
+    w = rng.uniform(0.15, 0.2)
+    c.shadow(0.5, fy, w * 1.2, 0.03, 0.4)
+    leaf = hsv(rng.uniform(0.24, 0.36), rng.uniform(0.45, 0.75), rng.uniform(0.3, 0.55))
+    for _ in range(int(rng.integers(7, 13))):
+        a = rng.uniform(-2.6, -0.5)
+        ln = rng.uniform(0.18, 0.34)
+        x1, y1 = 0.5 + ln * math.cos(a), fy - 0.3 + ln * math.sin(a)
+        c.paint(c.mask_ellipse((0.5 + x1) / 2, (fy - 0.3 + y1) / 2, 0.04 + ln * 0.12, 0.05), shift(leaf, rng.uniform(
+            -0.1, 0.1)), round=0.02, gloss=0.2, texture=0.03)
+    c.paint(c.mask_poly([(0.5 - w, fy - 0.3), (0.5 + w, fy - 0.3), (0.5 + w * 0.75, fy), (0.5 - w * 0.75, fy)]), pot,
+            round=0.03, gloss=0.2, texture=0.04)
+    c.paint(c.mask_rect(0.5 - w - 0.015, fy - 0.33, 0.5 + w + 0.015, fy - 0.28, 0.01), shift(pot, 0.05),
+            round=0.01, gloss=0.2)
+
+
 def _keyboard(c, col, rng, fy):
-    if rng.random() < 0.35:  # a mouse
-        c.shadow(0.5, fy - 0.02, 0.2, 0.035, 0.4)
-        c.paint(c.mask_ellipse(0.5, fy - 0.27, 0.17, 0.27), col, round=0.08, gloss=0.45, hl=(0.35, 0.25))
-        c.darken(c.mask_rect(0.497, fy - 0.54, 0.503, fy - 0.36), 0.5)
-        c.paint(c.mask_rect(0.485, fy - 0.47, 0.515, fy - 0.4, 0.01), (0.2, 0.2, 0.2), round=0.006)
-        return
     top = fy - 0.3
     c.shadow(0.5, fy, 0.46, 0.03, 0.4)
     c.paint(c.mask_poly([(0.1, top), (0.9, top), (0.96, fy - 0.02), (0.04, fy - 0.02)]), col, round=0.01,
@@ -768,8 +790,12 @@ def _luggage(c, col, rng, fy):
         c.darken(c.mask_rect(x, 0.23, x + 0.01, fy - 0.08), 0.2, 0.004)
 
 
-def _pillow(c, col, rng, fy):
-    if rng.random() < 0.5:  # a U-shaped travel pillow
+def _travel_pillow(c, col, rng, fy):
+    _pillow(c, col, rng, fy, travel=True)
+
+
+def _pillow(c, col, rng, fy, travel=False):
+    if travel:  # a U-shaped travel pillow
         cy = fy - 0.3
         ring = np.clip(c.mask_ellipse(0.5, cy, 0.3, 0.26) - c.mask_ellipse(0.5, cy + 0.02, 0.11, 0.1), 0, 1)
         ring = np.clip(ring - c.mask_rect(0.43, cy, 0.57, fy), 0, 1)
@@ -841,56 +867,62 @@ def _shoe(c, col, rng, fy):
 _DRAW: dict[str, Callable] = {
     "laptop": _laptop, "phone": _phone, "tablet": _tablet, "headphones": _headphones, "earbuds": _earbuds,
     "speaker": _speaker, "watch": _watch, "camera": _camera, "monitor": _monitor, "tv": _tv,
-    "controller": _controller, "console": _console, "keyboard": _keyboard, "pot": _pot, "pan": _pan,
+    "controller": _controller, "console": _console, "keyboard": _keyboard, "mouse": _mouse, "plant": _plant,
+    "travel_pillow": _travel_pillow, "pot": _pot, "pan": _pan,
     "appliance": _appliance, "kettle": _kettle, "flatware": _flatware, "chair": _chair, "desk": _desk,
     "sofa": _sofa, "bed": _bed, "lamp": _lamp, "shelf": _shelf, "ball": _ball, "dumbbell": _dumbbell, "mat": _mat,
     "luggage": _luggage, "pillow": _pillow, "bottle": _bottle, "mug": _mug, "box": _box, "shoe": _shoe,
 }
 KINDS: tuple[str, ...] = tuple(_DRAW)
 
-# words of a title or category -> kind (first match wins; whole words, plurals folded by the caller's text)
+# words of a title or category -> kind (first match wins; whole words, a plural "s" allowed)
 _KIND_WORDS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("laptop", ("laptop", "notebook", "chromebook", "macbook")),
     ("tablet", ("tablet", "ipad", "e-reader", "kindle")),
-    ("phone", ("smartphone", "phone", "iphone", "galaxy s", "pixel", "fold")),
     ("earbuds", ("earbuds", "earbud", "airpods", "earphones")),
+    ("console", ("console", "vr headset", "quest", "router", "hard drive", "ssd")),
     ("headphones", ("headphones", "headphone", "headset")),
+    ("phone", ("smartphone", "phone", "iphone", "cell phone")),
     ("watch", ("watch", "smartwatch", "fitness tracker")),
     ("camera", ("camera", "webcam", "dashcam")),
-    ("tv", (" tv", "television", "fire tv", "streaming")),
+    ("tv", ("tv", "television")),
     ("monitor", ("monitor", "display")),
     ("speaker", ("speaker", "soundbar", "echo dot")),
     ("controller", ("controller", "gamepad")),
-    ("console", ("console", "vr headset", "quest", "router", "hard drive", "ssd")),
-    ("keyboard", ("keyboard", "mouse")),
-    ("flatware", ("silverware", "flatware", "cutlery", "utensil", "spoons", "knife set")),
-    ("pan", ("skillet", "frying pan", " pan", "griddle", "wok")),
+    ("keyboard", ("keyboard",)),
+    ("mouse", ("mouse", "mice")),
+    ("flatware", ("silverware", "flatware", "cutlery", "utensil", "spoon", "knife set")),
+    ("pan", ("skillet", "frying pan", "pan", "griddle", "wok")),
     ("kettle", ("kettle", "teapot")),
     ("appliance", ("coffee", "espresso", "cooker", "blender", "air fryer", "toaster", "mixer", "maker",
                    "microwave", "vacuum")),
+    ("plant", ("planter", "flower pot", "plant pot", "houseplant")),
     ("pot", ("stockpot", "pot", "dutch oven", "saucepan", "cookware")),
     ("mug", ("mug", "tumbler", "cup")),
+    ("travel_pillow", ("neck pillow", "travel pillow")),
+    ("pillow", ("pillow", "cushion", "mask", "blanket")),
     ("chair", ("chair", "stool")),
     ("desk", ("desk", "table")),
     ("sofa", ("sofa", "couch", "loveseat", "sectional", "ottoman")),
-    ("bed", ("bed frame", "mattress", "bed ", "headboard")),
+    ("bed", ("bed frame", "mattress", "bed", "headboard")),
     ("lamp", ("lamp", "light")),
     ("shelf", ("bookshelf", "bookcase", "shelf", "shelves", "cabinet", "dresser")),
     ("ball", ("ball", "basketball", "football", "soccer", "volleyball")),
     ("dumbbell", ("dumbbell", "weights", "kettlebell")),
-    ("mat", ("yoga mat", " mat", "foam roller")),
+    ("mat", ("yoga mat", "mat", "foam roller")),
     ("luggage", ("luggage", "suitcase", "carry-on", "backpack", "duffel", "bag")),
-    ("pillow", ("pillow", "cushion", "mask", "blanket")),
     ("shoe", ("shoe", "sneaker", "boot", "sandal")),
     ("bottle", ("wash", "shampoo", "soap", "lotion", "bottle", "detergent", "sanitizer", "vitamin", "spray")),
 )
+_KIND_RES = tuple((kind, re.compile("|".join(rf"(?<![a-z]){re.escape(w)}(?:s|es)?(?![a-z])" for w in words)))
+                  for kind, words in _KIND_WORDS)
 
 
 def kind_for(text: str) -> str:
     """The kind of picture for a product title (or category): "laptop" for "Dell XPS 13 Laptop", "box" if none."""
-    t = f" {text.lower()} "
-    for kind, words in _KIND_WORDS:
-        if any(w in t for w in words):
+    t = text.lower()
+    for kind, rx in _KIND_RES:
+        if rx.search(t):
             return kind
     return "box"
 

@@ -85,7 +85,7 @@ def _laptops(r: random.Random) -> list[Spec]:
     models = {
         "Dell": ["Inspiron 15 3530", "Inspiron 14 5440", "XPS 13 9340", "XPS 14 9440", "Latitude 7440", "Vostro 3520",
                  "G15 5530 Gaming"],
-        "HP": ["Pavilion 15", "Envy x360 14", "EliteBook 840 G10", "Victus 15 Gaming", "OmniBook X 14", "15.6 inch"],
+        "HP": ["Pavilion 15", "Envy x360 14", "EliteBook 840 G10", "Victus 15 Gaming", "OmniBook X 14", "15 Essential"],
         "Lenovo": ["IdeaPad Slim 3 15", "ThinkPad E14 Gen 5", "Yoga 7i 16", "Legion 5 Gen 8 Gaming", "IdeaPad 1 14",
                    "ThinkPad X1 Carbon Gen 11"],
         "ASUS": ["Vivobook 15", "Zenbook 14 OLED", "ROG Strix G16 Gaming", "TUF Gaming A15", "Chromebook Plus CX34"],
@@ -268,7 +268,7 @@ _tvs = _simple(
     (119, 2199), NEUTRAL, ("4K Ultra HD", "Dolby Vision HDR", "Voice remote", "Apple AirPlay", "Game mode"))
 
 _accessories = _simple(
-    "charger cable usb-c accessories phone", E, "box",
+    "charger cable usb-c accessories phone", E, "",
     {"Anker": ["Nano 3 30W USB C Charger", "737 Power Bank 24,000mAh", "USB C to USB C Cable 6ft (2 Pack)"],
      "Belkin": ["BoostCharge 3-in-1 Wireless Charging Stand", "USB-C to Lightning Cable"],
      "Apple": ["20W USB-C Power Adapter", "MagSafe Charger"], "SAMSUNG": ["45W Super Fast Wall Charger"],
@@ -289,7 +289,7 @@ _controllers = _simple(
     ("Hall effect sticks", "Remappable back buttons", "Textured grips", "Low-latency wireless", "3.5 mm audio jack"))
 
 _gaming_gear = _simple(
-    "gaming keyboard mouse headset pc accessories", G, "keyboard",
+    "gaming keyboard mouse headset pc accessories", G, "",  # "": the title decides (keyboard, mouse, headset)
     {"Razer": ["BlackWidow V4 Mechanical Gaming Keyboard", "DeathAdder Essential Gaming Mouse",
                "BlackShark V2 X Gaming Headset"],
      "Corsair": ["K70 RGB Pro Mechanical Gaming Keyboard", "Harpoon RGB Gaming Mouse", "HS55 Stereo Gaming Headset"],
@@ -504,6 +504,8 @@ def generate(seed: int = SEED) -> list[dict[str, Any]]:
     interleaved, so a department's list mixes brands and kinds as a store's does."""
     r = random.Random(seed)
     made: list[list[Spec]] = [line(random.Random(r.getrandbits(64))) for line in LINES]
+    for lst in made:  # brands mixed within a line, as a store lists them
+        random.Random(r.getrandbits(64)).shuffle(lst)
     order: list[Spec] = []
     while any(made):
         for lst in made:
