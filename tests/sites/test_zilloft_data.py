@@ -59,3 +59,98 @@ def test_requests_are_deterministic_and_validated():
                       ({"name": "  "}, "name is required"), ({"tourType": "drone"}, "tour type")]:
         with pytest.raises(st.RequestError, match=says):
             st.add_tour_request(st.seed(None), {**body, **bad})
+
+
+# ---------------------------------------------------------------- the market's scale (issue 16, point 3)
+MAIN = ("Boston", "San Francisco", "San Jose", "Sacramento", "Los Angeles", "Long Beach", "San Diego")
+
+
+def test_hundreds_of_homes_dozens_per_city_and_type():
+    from collections import Counter
+
+    from halo.sites.zilloft.listings import CITIES, FIXED
+
+    assert len(LISTINGS) == 800 and LISTINGS[:48] == FIXED
+    assert len({h.id for h in LISTINGS}) == len({h.street for h in LISTINGS}) == 800
+    per_city = Counter(h.city for h in LISTINGS)
+    assert set(per_city) == set(CITIES) and all(per_city[c] >= 80 for c in MAIN)
+    assert all(per_city[c] >= 13 for c in CITIES)
+    kinds = Counter((h.city, h.home_type) for h in LISTINGS)
+    assert all(kinds[c, "House"] >= 24 and kinds[c, "Condo"] >= 12 and kinds[c, "Townhouse"] >= 9 for c in MAIN)
+    sf_condos = search("San Francisco", max_price=1_000_000, home_types=("Condo",))
+    assert len(sf_condos) >= 24 and {h.city for h in sf_condos} == {"San Francisco"}
+
+
+def test_generation_is_deterministic_from_its_seed():
+    from halo.sites.zilloft.listings import FIXED, SEED, generate
+
+    assert generate(SEED, FIXED) == LISTINGS[48:]
+    other = generate(SEED + 1, FIXED)
+    assert len(other) == len(LISTINGS) - 48 and other != LISTINGS[48:]
+
+
+def test_prices_and_sizes_are_plausible_per_city():
+    from statistics import median
+
+    def med(city, kind="House"):
+        return median(h.price for h in LISTINGS if h.city == city and h.home_type == kind)
+
+    assert med("Palo Alto") > med("San Francisco") > med("Sacramento") and med("Boston") > med("Riverside")
+    assert 400_000 < med("Sacramento") < 800_000 and 1_000_000 < med("San Francisco") < 2_000_000
+    for h in LISTINGS:
+        assert 300 <= h.sqft / h.beds <= 1500 and 1 <= h.baths <= h.beds + 1, h
+        assert 30_000 < h.price < 10_000_000 and 1850 <= h.year_built <= 2024, h
+        if h.home_type == "Manufactured":
+            assert h.price < 450_000, h
+
+
+def test_generated_addresses_keep_reals_scripts_and_searches_right():
+    """Only condos read as apartments to zilloft_2 (Unit/APT); no street puts a home in another place's search."""
+    from halo.sites.zilloft.listings import CITIES, STATE_NAMES
+
+    for h in LISTINGS[48:]:
+        flat = re.search(r"\b(unit|apt)\b", h.street, re.IGNORECASE)
+        assert bool(flat) == (h.home_type == "Condo"), h.street
+        assert "condo" not in h.street.lower()
+    places = [*CITIES, *{r for _, rs in CITIES.values() for r in rs}, *STATE_NAMES.values()]
+    for p in places:
+        for h in search(p):
+            where = {h.city, *CITIES[h.city][1], STATE_NAMES[h.state]}
+            assert p in where, (p, h.full_address)
+
+
+def test_a_city_name_finds_that_city_and_a_region_its_cities():
+    assert {h.city for h in search("San Francisco")} == {"San Francisco"}
+    assert {h.city for h in search("san jose, ca")} == {"San Jose"}
+    assert len({h.city for h in search("San Francisco Bay Area")}) == 7
+    assert {h.city for h in search("Boston")} == {"Boston"} and "Cambridge" in {h.city for h in search("Greater Boston")}
+
+
+def test_sorts_order_and_pages_cover_every_result():
+    from halo.sites.zilloft.listings import PAGE_SIZE, SORTS, page_of
+
+    homes = search("California")
+    assert len(homes) > 10 * PAGE_SIZE
+    for key, _ in SORTS:
+        got = search("California", sort=key)
+        assert sorted(h.id for h in got) == sorted(h.id for h in homes)
+    assert [h.price for h in search("California", sort="price_low")] == sorted(h.price for h in homes)
+    assert [h.price for h in search("California", sort="price_high")] == sorted((h.price for h in homes), reverse=True)
+    assert [h.days_on_market for h in search("California", sort="newest")] == sorted(h.days_on_market for h in homes)
+    assert search("California")[:5] != [h for h in LISTINGS if h.state == "CA"][:5]  # not the fixed homes first
+    shown, page, pages = page_of(homes, 2)
+    assert (page, pages, len(shown)) == (2, -(-len(homes) // PAGE_SIZE), PAGE_SIZE) and shown == homes[24:48]
+    assert page_of(homes, 999)[1:] == (pages, pages) and page_of(homes, -3)[1] == 1 and page_of([], 1) == ([], 1, 1)
+    every = [h for n in range(1, pages + 1) for h in page_of(homes, n)[0]]
+    assert every == homes
+
+
+def test_exact_match_filters_to_that_many_rooms():
+    at_least = search("Los Angeles", min_beds=3)
+    exactly = search("Los Angeles", min_beds=3, max_beds=3)
+    assert exactly and len(exactly) < len(at_least) and {h.beds for h in exactly} == {3}
+    assert any(h.beds > 3 for h in at_least)
+    baths = search("Sacramento", min_baths=2, max_baths=2)
+    assert baths and {h.baths for h in baths} == {2.0} and len(baths) < len(search("Sacramento", min_baths=2))
+    types = search("Long Beach", home_types=("House", "Townhouse"))
+    assert types and {h.home_type for h in types} == {"House", "Townhouse"}

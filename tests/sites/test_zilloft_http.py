@@ -306,3 +306,90 @@ def test_tour_date_picker_marks_today(urls):
     assert 'aria-label="Today, Thursday, July 18"' in radios[0] and " disabled" in radios[0]
     assert 'aria-label="Friday, July 19"' in radios[1] and "disabled" not in radios[1]
     assert ">Today<b>18</b>Jul</label>" in page
+
+
+# ---------------------------------------------------------------- paging, sorting, Zillow's dropdown filters
+def _cards(page: str) -> list[str]:
+    import re
+
+    return re.findall(r'<article class="hcard" data-zpid="(\d+)"', page)
+
+
+def _prices(page: str) -> list[int]:
+    import re
+
+    return [int(p.replace(",", "")) for p in re.findall(r'<div class="price">\$([\d,]+)</div>', page)]
+
+
+def test_results_page_and_sort(urls):
+    from halo.sites.zilloft.listings import search as find
+
+    total = len(find("California"))
+    with HttpEpisode(urls["zilloft"], "v2.zilloft-23") as ep:
+        first = search(ep, "California")
+        assert f"{total} results" in first and len(_cards(first)) == 24
+        assert 'aria-label="Next page"' in first and 'aria-label="Previous page"' not in first
+        second = ep.client.get("/search", params={"page": 2}).text  # the filters stay in the session
+        assert len(_cards(second)) == 24 and not set(_cards(first)) & set(_cards(second))
+        assert 'aria-label="Page 2, current page"' in second and 'aria-label="Previous page"' in second
+        last = ep.client.get("/search", params={"page": 999}).text
+        assert len(_cards(last)) == total - 24 * (-(-total // 24) - 1) and 'aria-label="Next page"' not in last
+        cheap = ep.client.get("/search", params={"searchQuery": "California", "sort": "price_low"}).text
+        assert _prices(cheap) == sorted(_prices(cheap)) and _prices(cheap)[0] == min(h.price for h in find("California"))
+        dear = ep.client.get("/search", params={"page": 1, "sort": "price_high"}).text
+        assert _prices(dear)[0] == max(h.price for h in find("California"))
+        assert ep.finish()["initialfinaldiff"]["updated"]["filters"]["sort"] == "price_high"
+        # a filter changes what is shown and starts again at page 1
+        narrow = search(ep, "California", maxPrice="400000", minBeds=3)
+        assert all(p <= 400_000 for p in _prices(narrow)) and f"{len(find('California', max_price=400_000, min_beds=3))} results" in narrow
+
+
+def test_filters_are_zillows_dropdowns(urls):
+    import re
+
+    with HttpEpisode(urls["zilloft"], "v2.zilloft-23") as ep:
+        page = search(ep, "Boston, MA")
+        for key, name in (("price", "Price"), ("beds", "Beds &amp; Baths"), ("type", "Home Type"), ("more", "More")):
+            assert re.search(rf'data-dd="{key}" aria-expanded="false" aria-controls="dd-{key}" aria-label="{name}"',
+                             page), key
+            assert re.search(rf'id="dd-{key}"[^>]*hidden>', page), key  # closed: out of the accessibility tree
+        for label in ("Houses", "Townhomes", "Multi-family", "Condos/Co-ops", "Manufactured"):
+            assert f"> {label}</label>" in page
+        # a radio button applies at once and the page comes back with its dropdown open, the button naming the choice
+        page = ep.client.get("/search", params={"minBeds": 3, "minBaths": 2, "open": "beds"}).text
+        assert re.search(r'id="dd-beds"[^>]*aria-label="Beds and baths" >', page)
+        assert 'aria-label="Beds &amp; Baths: 3+ bd, 2+ ba"' in page and 'aria-label="3+ bedrooms" checked' in page
+        page = ep.client.get("/search", params={"minBeds": 0, "minBaths": 0, "homeType": ["Townhouse", "Condo"],
+                                                 "maxPrice": "900k"}).text
+        assert 'aria-label="Home Type: 2 types"' in page and 'aria-label="Price: Up to $900K"' in page
+        assert ep.finish()["initialfinaldiff"]["added"]["filters"]["homeTypes"] == {"0": "Townhouse", "1": "Condo"}
+        from halo.sites.zilloft.listings import search as find
+
+        want = find("Boston, MA", max_price=900_000, home_types=("Townhouse", "Condo"))
+        assert f"{len(want)} results" in page and set(_cards(page)) == {h.id for h in want[:24]}
+
+
+def test_exact_match_is_max_equal_to_min_in_the_state(urls):
+    from halo.sites.zilloft.listings import search as find
+
+    with HttpEpisode(urls["zilloft"], "v2.zilloft-10") as ep:
+        page = search(ep, "Los Angeles", minBeds=3, bedsExact=1, minBaths=2, bathsExact=1)
+        want = find("Los Angeles", min_beds=3, max_beds=3, min_baths=2, max_baths=2)
+        assert want and f"{len(want)} results" in page and 'aria-label="Exactly 3 bedrooms" checked' in page
+        assert 'aria-label="Use exact match for bedrooms" checked' in page and "Beds &amp; Baths: 3 bd, 2 ba" in page
+        f = ep.finish()["initialfinaldiff"]["updated"]["filters"]
+        assert (f["minBeds"], f["maxBeds"], f["minBaths"], f["maxBaths"]) == (3, 3, 2, 2)
+        page = search(ep, "Los Angeles", minBeds=3, minBaths=2)  # unticked: "3+" again
+        assert f"{len(find('Los Angeles', min_beds=3, min_baths=2))} results" in page and len(want) < len(
+            find("Los Angeles", min_beds=3, min_baths=2))
+        f = ep.finish()["initialfinaldiff"]["updated"]["filters"]
+        assert "maxBeds" not in f and "maxBaths" not in f and f["minBeds"] == 3  # back to the seed's None
+
+
+@pytest.mark.parametrize("beds, ok", [(2, True), (1, False)])
+def test_reals_zilloft_10_reads_an_exact_match_as_a_bedroom_filter(urls, beds, ok):
+    """zilloft_10 reads any key with "bed" in it: exactly 2 bedrooms passes its "at least 2", exactly 1 fails."""
+    with HttpEpisode(urls["zilloft"], "v2.zilloft-10") as ep:
+        search(ep, "Riverside, CA", maxPrice="500000", minBeds=beds, bedsExact=1)
+        tour(ep, "92501", "2024-07-19", "10:00 AM")
+        assert ep.grade(urls).success is ok

@@ -435,7 +435,7 @@ def generate(seed: int = SEED, taken: tuple[Listing, ...] = ()) -> tuple[Listing
             beds = rng.choices([b for b, _ in _BEDS[kind]], [w for _, w in _BEDS[kind]])[0]
             sqft = round(rng.uniform(*_SQFT[beds]) / 10) * 10
             if kind == "Manufactured":
-                sqft = min(sqft, rng.randrange(700, 1600, 10))
+                sqft = max(min(sqft, rng.randrange(700, 1600, 10)), 320 * beds)
             baths = rng.choice(_BATHS[beds])
             z = rng.choice(zips)
             while True:

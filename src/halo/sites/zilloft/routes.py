@@ -4,17 +4,18 @@ records itself as the router location, and typing in a search box records what i
 
 from __future__ import annotations
 
-import hashlib
+import re
 from pathlib import Path
 from typing import Any
 
 from jinja2 import Environment, FileSystemLoader, select_autoescape
-from markupsafe import Markup
+from markupsafe import Markup, escape
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Route
 
 from halo.sites.core import session_of
+from halo.sites.zilloft import photos
 from halo.sites.zilloft import state as st
 from halo.sites.zilloft.listings import (
     AGENTS,
@@ -33,30 +34,15 @@ HERE = Path(__file__).parent
 MAX_QUERY = 200
 
 
-def _h(h: Listing, n: int) -> int:
-    return int(hashlib.md5(f"{h.id}:{n}".encode()).hexdigest()[:8], 16)
+def art(h: Listing, size: str = "card", n: int = 0, label: str = "") -> Markup:
+    """A listing's photo ``n`` (``halo.sites.zilloft.photos``) as an <img>; ``label`` its alt text ("": decorative)."""
+    w, ht = photos.SIZES[size]
+    return Markup(f'<img src="/photos/{h.id}/{n}-{size}.jpg" width="{w}" height="{ht}" alt="{escape(label)}" '
+                  f'loading="{"eager" if size == "big" else "lazy"}" decoding="async">')
 
 
-def art(h: Listing, size: int = 170, variant: int = 0) -> Markup:
-    """A house photo as an inline SVG: sky, lawn, a house tinted per listing (condos get a tower)."""
-    hue = _h(h, variant) % 360
-    wall, roof = f"hsl({hue},35%,72%)", f"hsl({(hue + 180) % 360},25%,35%)"
-    if h.home_type == "Condo":
-        body = (f'<rect x="70" y="30" width="120" height="120" fill="{wall}"/>' + "".join(
-            f'<rect x="{80 + 28 * (i % 4)}" y="{40 + 22 * (i // 4)}" width="16" height="12" fill="#cfe6ff"/>'
-            for i in range(16)))
-    else:
-        body = (f'<polygon points="50,80 130,30 210,80" fill="{roof}"/><rect x="65" y="80" width="130" height="70" '
-                f'fill="{wall}"/><rect x="118" y="105" width="24" height="45" fill="{roof}"/>'
-                f'<rect x="80" y="95" width="26" height="20" fill="#cfe6ff"/><rect x="155" y="95" width="26" '
-                f'height="20" fill="#cfe6ff"/>')
-    return Markup(f'<svg viewBox="0 0 260 170" width="100%" height="{size}" preserveAspectRatio="xMidYMid slice" '
-                  f'role="img" aria-label="Photo of {h.street}"><rect width="260" height="170" fill="#bfe0ff"/>'
-                  f'<rect y="140" width="260" height="30" fill="#7cbf6b"/>{body}</svg>')
-
-
-def pin(h: Listing) -> tuple[int, int]:
-    return 5 + _h(h, 7) % 85, 5 + _h(h, 8) % 85
+def pin(h: Listing) -> tuple[float, float]:
+    return photos.pin(h.id)
 
 
 def short_price(p: int) -> str:
@@ -204,7 +190,8 @@ async def search_page(request: Request) -> Response:
     return _page("search.html", f=cur, raw=raw, homes=shown, total=len(homes), page=page, pages=pages,
                  page_links=_page_links(page, pages), first=first + 1 if homes else 0, last=first + len(shown),
                  others=[h for h in homes[:300] if h not in shown], keep=keep, saved_ids=_saved_ids(request),
-                 exact=exact, labels=filter_labels(cur), open=q.get("open") if q.get("open") in DROPDOWNS else "",
+                 exact=exact, labels=filter_labels(cur), map_url=f"/maps/{photos.map_key(cur['searchQuery'])}.jpg",
+                 open=q.get("open") if q.get("open") in DROPDOWNS else "",
                  error=" ".join(errors) or None)
 
 
@@ -221,7 +208,8 @@ def _page_links(page: int, pages: int) -> list[int | None]:
 
 def _description(h: Listing) -> str:
     kind = {"Condo": "condo", "Townhouse": "townhome", "Manufactured": "manufactured home"}.get(h.home_type, "home")
-    return (f"Welcome to {h.street}, a {h.beds}-bedroom, {h.baths_text}-bath {kind} in {h.city} with "
+    where = f"{h.neighborhood}, {h.city}" if h.neighborhood else h.city
+    return (f"Welcome to {h.street}, a {h.beds}-bedroom, {h.baths_text}-bath {kind} in {where} with "
             f"{h.sqft:,} square feet of living space, built in {h.year_built}. Updated kitchen, natural light, "
             f"and close to shops, parks and transit. Contact {h.agent_info[0]} to schedule a private tour.")
 
@@ -399,6 +387,25 @@ async def search_input(request: Request) -> Response:
     return JSONResponse({"ok": True})
 
 
+_IMMUTABLE = {"Cache-Control": "public, max-age=604800, immutable"}
+
+
+async def photo(request: Request) -> Response:
+    """``/photos/<zpid>/<n>-<size>.jpg``: a listing's photo, drawn once and cached (the same bytes every time)."""
+    h = BY_ID.get(request.path_params["zpid"])
+    n, size = request.path_params["n"], request.path_params["size"]
+    if h is None or not 0 <= n < photos.PHOTOS or size not in photos.SIZES:
+        return Response("no such photo", status_code=404, media_type="text/plain")
+    return Response(photos.listing_photo(h, n, size), media_type=photos.CONTENT_TYPE, headers=_IMMUTABLE)
+
+
+async def map_tile(request: Request) -> Response:
+    key = request.path_params["key"]
+    if not re.fullmatch(r"[0-9a-f]{12}", key):
+        return Response("no such map", status_code=404, media_type="text/plain")
+    return Response(photos.map_image(key), media_type=photos.CONTENT_TYPE, headers=_IMMUTABLE)
+
+
 async def saved_homes(request: Request) -> Response:
     s = session_of(request)
     try:
@@ -420,4 +427,5 @@ ROUTES = [
     Route("/api/contact-agent", contact_agent, methods=["POST"]),
     Route("/api/saved-homes", saved_homes, methods=["POST"]),
     Route("/api/search-input", search_input, methods=["POST"]),
+    Route("/photos/{zpid}/{n:int}-{size}.jpg", photo), Route("/maps/{key}.jpg", map_tile),
 ]
