@@ -78,8 +78,21 @@
       if (e.key !== 'Escape') return;
       panels.forEach(function (b) { if (b.getAttribute('aria-expanded') === 'true') { show(b, false); b.focus(); } });
     });
+    // "Use exact match" turns "3+" into "3" at once (no reload) and applies only when a number is chosen
+    function relabel(box) {
+      var unit = box.name === 'bedsExact' ? 'bedrooms' : 'bathrooms', chosen = '0';
+      filters.querySelectorAll('input[type=radio][name=' + (unit === 'bedrooms' ? 'minBeds' : 'minBaths') + ']')
+        .forEach(function (r) {
+          if (r.checked) chosen = r.value;
+          if (r.value === '0') return;
+          r.setAttribute('aria-label', box.checked ? 'Exactly ' + r.value + ' ' + unit : r.value + '+ ' + unit);
+          r.parentNode.lastChild.nodeValue = box.checked ? r.value : r.value + '+';
+        });
+      return chosen !== '0';
+    }
     filters.addEventListener('change', function (e) {
       if (e.target.type !== 'radio' && e.target.type !== 'checkbox') return;
+      if ((e.target.name === 'bedsExact' || e.target.name === 'bathsExact') && !relabel(e.target)) return;
       var dd = e.target.closest('.dd-panel');
       filters.elements.open.value = dd ? dd.id.replace('dd-', '') : '';
       filters.submit();
