@@ -35,6 +35,17 @@ def test_detailed_diff_of_equal_trees_is_empty_and_lists_diff_by_index():
     assert d["updated"] == {"a": {"1": 5}} and d["added"] == {"a": {"2": 7}}
 
 
+def test_detailed_diff_finds_one_change_among_many_equal_subtrees():
+    """Equal subtrees are skipped by one compare (a mailbox of 500): the one change deep inside is still found."""
+    before = {"emails": {str(i): {"id": i, "labels": ["x"], "meta": {"read": False}} for i in range(500)}}
+    after = json.loads(json.dumps(before))
+    after["emails"]["321"]["meta"]["read"] = True
+    after["emails"]["7"]["labels"].append("y")
+    d = detailed_diff(before, after)
+    assert d["updated"] == {"emails": {"321": {"meta": {"read": True}}}}
+    assert d["added"] == {"emails": {"7": {"labels": {"1": "y"}}}} and d["deleted"] == {}
+
+
 def test_collection_differences_list_and_keyed_shapes():
     before = {"1": {"id": "1", "isRead": False, "trash": False}, "2": {"id": "2", "isRead": False}}
     after = {"1": {"id": "1", "isRead": True, "trash": False}, "3": {"id": "3", "subject": "new"}}
