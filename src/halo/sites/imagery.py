@@ -40,7 +40,7 @@ from typing import Any
 import numpy as np
 from PIL import Image, ImageDraw, ImageFilter
 
-VERSION = 1
+VERSION = 2
 SS = 3  # masks are drawn at this multiple of the picture's size, then reduced: anti-aliased edges
 CONTENT_TYPES = {"jpeg": "image/jpeg", "webp": "image/webp"}
 HOUSE_STYLES = ("house", "townhouse", "condo")
@@ -76,11 +76,29 @@ def shift(c: Color, dv: float = 0.0, ds: float = 0.0, dh: float = 0.0) -> np.nda
 
 
 def _blur(a: np.ndarray, radius: float) -> np.ndarray:
-    """Gaussian blur of a 0..1 float map (through an 8-bit Pillow image: fast, and plenty for shading)."""
+    """Gaussian blur of a 0..1 float map (through an 8-bit Pillow image: fast, and plenty for shading); only the box
+    around the map's non-zero pixels is blurred."""
     if radius <= 0.3:
         return a
-    im = Image.fromarray(np.clip(a * 255 + 0.5, 0, 255).astype(np.uint8), "L")
-    return np.asarray(im.filter(ImageFilter.GaussianBlur(float(radius))), np.float32) / 255
+    nz_r, nz_c = np.flatnonzero(a.any(1)), np.flatnonzero(a.any(0))
+    if len(nz_r) == 0:
+        return a
+    m = int(3 * radius) + 2
+    y0, y1 = max(0, nz_r[0] - m), min(a.shape[0], nz_r[-1] + 1 + m)
+    x0, x1 = max(0, nz_c[0] - m), min(a.shape[1], nz_c[-1] + 1 + m)
+    im = Image.fromarray(np.clip(a[y0:y1, x0:x1] * 255 + 0.5, 0, 255).astype(np.uint8), "L")
+    out = np.zeros_like(a, dtype=np.float32)
+    out[y0:y1, x0:x1] = np.asarray(im.filter(ImageFilter.GaussianBlur(float(radius))), np.float32) / 255
+    return out
+
+
+_GRAIN = np.random.default_rng(12345).standard_normal((256, 256, 3), dtype=np.float32)  # a sensor-noise tile
+
+
+def _grain(h: int, w: int, rng: np.random.Generator) -> np.ndarray:
+    """Sensor grain for an h x w picture: the noise tile, rolled by offsets drawn from ``rng`` and repeated."""
+    tile = np.roll(_GRAIN, (int(rng.integers(256)), int(rng.integers(256))), axis=(0, 1))
+    return np.tile(tile, (-(-h // 256), -(-w // 256), 1))[:h, :w]
 
 
 # ---------------------------------------------------------------- the canvas
@@ -273,7 +291,7 @@ class Canvas:
             d = (self.xx - 0.5) ** 2 + (self.yy - 0.5) ** 2
             self.px *= (1 - vignette * d * 2)[..., None]
         if grain:
-            self.px += grain * self.rng.standard_normal(self.px.shape, dtype=np.float32)
+            self.px += grain * _grain(self.h, self.w, self.rng)
         return Image.fromarray(np.clip(self.px * 255 + 0.5, 0, 255).astype(np.uint8), "RGB")
 
 
