@@ -57,3 +57,18 @@ def test_a_tiny_model_of_an_older_format_is_rebuilt_and_others_are_left_alone(tm
     (own / "config.json").write_text('{"x": 1}')  # not built by HALO: never touched
     ensure_tiny_model(own, logs.append)
     assert (own / "config.json").read_text() == '{"x": 1}' and not (own / "HALO_TINY.json").exists()
+
+
+def test_the_tiny_tokenizer_trains_on_reals_records_only():
+    """The sites' generated records (hundreds of products, homes, emails, events) stay out of the tokenizer's corpus:
+    a seed's tiny model is the same whatever the sites generate around REAL's own data."""
+    from halo.policy.tiny import _site_texts
+    from halo.sites.omnizon.catalog import CORE_PRODUCTS, PRODUCTS
+    from halo.sites.zilloft.listings import FIXED, LISTINGS
+
+    texts = set(_site_texts())
+    assert len(PRODUCTS) > len(CORE_PRODUCTS) and len(LISTINGS) > len(FIXED)
+    assert all(f"{p.title} {p.category} {p.brand}" in texts for p in CORE_PRODUCTS)
+    assert not any(f"{p.title} {p.category} {p.brand}" in texts for p in PRODUCTS[len(CORE_PRODUCTS):])
+    assert not any(f"{x.street} {x.city} {x.home_type}" in texts for x in LISTINGS[len(FIXED):])
+    assert len(_site_texts()) == 56 * 2 + 22 + len(CORE_PRODUCTS) + len(FIXED) + 2
