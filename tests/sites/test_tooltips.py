@@ -38,7 +38,8 @@ def pages(c: httpx.Client, site: str) -> list[str]:
     if site == "gocalendar":
         return [first] + [c.get("/", params={"view": v}).text for v in ("day", "month")]
     if site == "omnizon":
-        return [first, c.get("/search", params={"q": "laptop"}).text]
+        return [first, c.get("/search", params={"q": "laptop"}).text, c.get("/product/212").text,
+                c.get("/cart").text]
     found = c.get("/search", params={"searchQuery": "San Francisco, CA"}).text
     home = re.search(r'href="(/homedetails/[^"]+)"', found).group(1)
     return [first, found, c.get(home).text]
