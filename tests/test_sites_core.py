@@ -130,3 +130,12 @@ def test_many_concurrent_sessions_never_share_state(todo_url):
         assert f["config"]["task_id"] == f"v2.todo-{i}"
         expect = [{"id": "1", "done": True}] if i % 3 == 1 else []
         assert f["differences"]["items"]["updated"] == expect, i
+
+
+def test_free_ports_for_the_sites_are_distinct():
+    """Each site of a SitesServer on free ports gets its own (a probe released early could be handed out twice)."""
+    from halo.sites.server import _free_ports
+
+    for _ in range(50):
+        ports = _free_ports("127.0.0.1", 11)
+        assert len(set(ports)) == 11 and all(p > 0 for p in ports)

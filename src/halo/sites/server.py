@@ -7,6 +7,7 @@ and for jobs that need sites for their own lifetime (``with SitesServer() as url
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import importlib
 import socket
 import threading
@@ -25,17 +26,23 @@ def load_spec(name: str) -> SiteSpec:
     return importlib.import_module(f"halo.sites.{name}").SPEC
 
 
-def _free_port(host: str) -> int:
-    with socket.socket() as s:
-        s.bind((host, 0))
-        return s.getsockname()[1]
+def _free_ports(host: str, n: int) -> list[int]:
+    """``n`` distinct free ports: every probe socket stays bound until all are picked (one released at once could be
+    handed out again: two sites on one port, seen in CI)."""
+    with contextlib.ExitStack() as stack:
+        socks = [stack.enter_context(socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET))
+                 for _ in range(n)]
+        for s in socks:
+            s.bind((host, 0))
+        return [s.getsockname()[1] for s in socks]
 
 
 def _servers(sites: Iterable[str | SiteSpec], host: str, port: int | None, log_level: str) -> dict[str, uvicorn.Server]:
     out = {}
-    for site in sites:
-        spec = site if isinstance(site, SiteSpec) else load_spec(site)
-        p = site_port(spec.name, port) if port is not None else _free_port(host)
+    specs = [site if isinstance(site, SiteSpec) else load_spec(site) for site in sites]
+    free = _free_ports(host, len(specs)) if port is None else []
+    for i, spec in enumerate(specs):
+        p = site_port(spec.name, port) if port is not None else free[i]
         # keep-alive well past the browsers' idle reuse: a socket the server closes as a request reuses it is an
         # ECONNRESET for that request (uvicorn's default is 5 s)
         cfg = uvicorn.Config(build_app(spec), host=host, port=p, log_level=log_level, access_log=False,
