@@ -58,7 +58,7 @@ def _site_texts() -> list[str]:
     Only the records REAL's own data has (56 emails, 22 events, 61 products, 48 homes), not the hundreds generated
     around them: the tokenizer (and so a seed's tiny model) stays the one the learning checks measured as the sites
     grow (same vocabulary as before they did, checked), and the goals' words keep their tokens."""
-    from halo.sites.gocalendar.seed import seed as calendar_seed
+    from halo.sites.gocalendar.seed import real_events
     from halo.sites.gomail.seed import REAL_EMAILS
     from halo.sites.omnizon.catalog import CORE_PRODUCTS
     from halo.sites.zilloft.listings import FIXED
@@ -66,9 +66,8 @@ def _site_texts() -> list[str]:
     out = []
     for e in REAL_EMAILS.values():
         out += [f"{e['name']} {e['subject']}", e["from"]]
-    for eid, e in calendar_seed()["calendar"]["events"].items():
-        if eid.isdigit() and int(eid) <= 22:  # REAL's events; the rest are generated around them
-            out += [f"{e['title']} {e.get('location') or ''} {e.get('description') or ''}"]
+    for e in real_events().values():
+        out += [f"{e['title']} {e.get('location') or ''} {e.get('description') or ''}"]
     out += [f"{p.title} {p.category} {p.brand}" for p in CORE_PRODUCTS]
     out += [f"{x.street} {x.city} {x.home_type}" for x in FIXED]
     out += ["Goal: Current URL: http://127.0.0.1:8701/ Step: 0 Previous actions: none Elements: Previous actions "

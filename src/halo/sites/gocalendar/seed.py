@@ -94,10 +94,15 @@ _TASKS = [
      "allDay": False, "completed": True},
 ]
 
+def real_events() -> dict[str, dict[str, Any]]:
+    """REAL's own events (ids 1-22), without the ones generated around them."""
+    return {eid: event_record(eid, raw) for eid, raw in _RAW.items()}
+
+
 def _all_events() -> dict[str, dict[str, Any]]:
     from halo.sites.gocalendar.gendata import generated_events
 
-    out = {eid: event_record(eid, raw) for eid, raw in _RAW.items()}
+    out = real_events()
     out.update(generated_events(out, len(_RAW) + 1, event_record))
     return out
 
