@@ -136,6 +136,6 @@ def test_free_ports_for_the_sites_are_distinct():
     """Each site of a SitesServer on free ports gets its own (a probe released early could be handed out twice)."""
     from halo.sites.server import _free_ports
 
-    for _ in range(50):
+    for _ in range(2000):  # probes released one by one gave a duplicate in ~3 of 2,000 sets (measured)
         ports = _free_ports("127.0.0.1", 11)
         assert len(set(ports)) == 11 and all(p > 0 for p in ports)
