@@ -1,0 +1,196 @@
+"""The one-step family's decision alone, with the family's own goals: how many samples GRPO needs, beside supervised.
+
+``bench/decision_probe.py`` isolates the goal-conditional choice with four short phrasings; this probe takes the goals
+``omnizon.department`` really gives (its training instances; held-out instances for the test curve), the tiny mode's
+own prompt (no system turn, the compact user turn, a small image) and the forced reply prefix up to the element id,
+then trains LoRA (r8, head trained) on the distribution over 36 single-token ids (the eight bar links are 8 of them):
+
+- ``supervised``: log-likelihood of the right id, one sample per goal (the bound: every label given);
+- ``grpo``: 8 sampled ids per goal, group-normalised advantages, zero-variance groups dropped, an entropy bonus, and
+  ``epochs`` clipped passes over the same samples (HALO's GRPO on this one decision, without a browser).
+
+Each update draws ``goals`` training goals (6). The curve is P(right id) averaged over the 20 held-out goals and 24
+training goals, against the samples spent (GRPO: goals x group per update). The loop pays one browser episode per
+sample (~1,000 per 10 CPU-minutes on 2 cores, bench/results/learning_1step*.json), so the samples at which a curve
+crosses 0.8 say whether the learning check's target is within reach of the objective itself.
+Writes bench/results/decision_probe_family.json and a plot beside it.
+
+Run: .venv/bin/python bench/decision_probe_family.py [--seeds 0,1,2] [--samples 3000]
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "bench"))
+
+from learner_device_check import observation
+
+PREFIX = '<tool_call>\n{"name": "browser", "arguments": {"action": "click", "element": "'
+# name -> (objective, lr, entropy bonus, update epochs, LoRA rank)
+CONFIGS = {
+    "supervised": ("sup", 3e-3, 0.0, 1, 8),
+    "GRPO, 1 epoch": ("grpo", 3e-3, 0.3, 1, 8),
+    "GRPO, 2 clipped epochs": ("grpo", 3e-3, 0.3, 2, 8),
+    "GRPO, LoRA rank 32": ("grpo", 3e-3, 0.3, 1, 32),
+}
+GROUP, GOALS = 8, 6
+
+
+def run(name: str, seed: int, samples_max: int, model_root: Path) -> dict:
+    import torch
+
+    from halo.families import get_family
+    from halo.policy.base import DecodingConfig
+    from halo.policy.hf_backend import HFPolicy, training_batch
+    from halo.policy.prompt import PromptConfig
+    from halo.policy.tiny import build_tiny_model, is_tiny_model
+    from halo.rl.learner import LoRALearner, LoRASettings, OptimSettings
+
+    objective, lr, ent, epochs, rank = CONFIGS[name]
+    md = model_root / f"tiny-seed{seed}"
+    if not is_tiny_model(md):
+        build_tiny_model(md, seed=seed)
+    fam = get_family("omnizon.department")
+    train, test = fam.instances("train"), fam.instances("test")
+    right = {link: k for k, link in enumerate(sorted({i.params["link"] for i in train}), start=10)}  # ids 11..18
+    torch.manual_seed(seed)
+    rng = random.Random(seed)
+    pcfg = PromptConfig(max_pixels=16384, min_pixels=4096, actions=("click", "go_back", "send_msg_to_user"),
+                        elements="visible", text="goal", text_max_chars=24, single_tool=True, system="none",
+                        user="compact", tree="controls")
+    pol = HFPolicy(str(md), decoding=DecodingConfig(temperature=1.0, max_tokens=128), prompt=pcfg, threads=1)
+    learner = LoRALearner(pol, LoRASettings(rank=rank, alpha=2 * rank,
+                                            target_modules=("q_proj", "k_proj", "v_proj", "o_proj"),
+                                            modules_to_save=("lm_head",)), OptimSettings(lr=lr))
+    model, opt, tok = learner.model, learner.optimizer, pol.processor.tokenizer
+    prefix = tok(PREFIX, add_special_tokens=False)["input_ids"]
+    ids = torch.tensor([tok.convert_tokens_to_ids(str(i)) for i in range(1, 37)])
+    base = observation("Electronics", 0)  # a blank page with 36 links; the goal is replaced
+
+    def dist(inst):
+        enc = pol.encode(pol.build_prompt(dataclasses.replace(base, goal=inst.goal)))
+        b = training_batch(enc, [prefix], pol.pad_id)
+        logits = model(**b.inputs, use_cache=False).logits[0].float()
+        return torch.softmax(logits[b.prompt_len + len(prefix) - 1][ids], -1)
+
+    def p_right(inst) -> float:
+        return float(dist(inst)[right[inst.params["link"]]])
+
+    curve, samples, t0 = [], 0, time.perf_counter()
+    eval_train = rng.sample(train, 24)
+
+    def evaluate() -> None:
+        model.eval()
+        with torch.no_grad():
+            curve.append({"samples": samples, "test": round(statistics.fmean(map(p_right, test)), 3),
+                          "train": round(statistics.fmean(map(p_right, eval_train)), 3),
+                          "s": round(time.perf_counter() - t0, 1)})
+        print(f"  [{name}] seed {seed} samples {samples}: P(right) held-out {curve[-1]['test']:.2f} "
+              f"train {curve[-1]['train']:.2f}", flush=True)
+
+    evaluate()
+    per_update = GOALS * (1 if objective == "sup" else GROUP)
+    every = max(1, (48 if objective == "sup" else 240) // per_update)
+    step = 0
+    while samples < samples_max:
+        model.train()
+        opt.zero_grad()
+        loss, saved = torch.zeros(()), []
+        for inst in rng.sample(train, GOALS):
+            p = dist(inst)
+            want = right[inst.params["link"]]
+            if objective == "sup":
+                loss = loss - p[want].log()
+                continue
+            act = torch.multinomial(p.detach(), GROUP, replacement=True)
+            r = (act == want).float()
+            loss = loss + ent * (p * p.clamp_min(1e-12).log()).sum()
+            if r.std() > 0:
+                adv = (r - r.mean()) / (r.std() + 1e-6)
+                loss = loss - (adv * p.log()[act]).sum() / GROUP
+                saved.append((inst, act, p.log()[act].detach(), adv))
+        samples += per_update
+        if objective == "sup" or saved:
+            loss.backward()
+            opt.step()
+        for _ in range(epochs - 1):  # PPO-style passes over the same samples, ratio clipped at 0.2
+            if not saved:
+                break
+            opt.zero_grad()
+            loss = torch.zeros(())
+            for inst, act, old, adv in saved:
+                p = dist(inst)
+                ratio = (p.log()[act] - old).exp()
+                loss = loss + ent * (p * p.clamp_min(1e-12).log()).sum() - torch.minimum(
+                    ratio * adv, ratio.clamp(0.8, 1.2) * adv).sum() / GROUP
+            loss.backward()
+            opt.step()
+        step += 1
+        if step % every == 0:
+            evaluate()
+    if curve[-1]["samples"] != samples:
+        evaluate()
+    crossed = next((c["samples"] for c in curve if c["train"] >= 0.8), None)
+    return {"name": name, "seed": seed, "objective": objective, "lr": lr, "entropy_coef": ent, "epochs": epochs,
+            "lora_rank": rank, "goals_per_update": GOALS, "group": GROUP if objective == "grpo" else 1,
+            "curve": curve, "final_train": curve[-1]["train"], "final_test": curve[-1]["test"],
+            "samples_to_0.8_train": crossed, "updates": step}
+
+
+def plot(results: list[dict], path: Path) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(9, 5))
+    names = list(dict.fromkeys(r["name"] for r in results))
+    for i, name in enumerate(names):
+        for j, r in enumerate(x for x in results if x["name"] == name):
+            ax.plot([c["samples"] for c in r["curve"]], [c["train"] for c in r["curve"]], color=f"C{i}",
+                    label=name if j == 0 else None, alpha=0.85)
+    ax.axhline(1 / 36, color="gray", ls=":", label="uniform over the 36 ids")
+    ax.axhline(0.8, color="black", ls="--", lw=0.8, label="80% target")
+    ax.axvline(1000, color="red", ls=":", lw=0.8, label="~episodes in 10 CPU-min (the loop)")
+    ax.set_xlabel("samples (one sample = one one-step episode in the loop)")
+    ax.set_ylabel("P(right element id), training goals")
+    ax.set_ylim(0, 1.02)
+    ax.set_title("omnizon.department's decision alone, its own goals: tiny Qwen3-VL, LoRA, 8 links of 36 ids")
+    ax.legend(fontsize=8, loc="upper left")
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--seeds", default="0,1,2")
+    ap.add_argument("--samples", type=int, default=3000, help="GRPO's sample budget (supervised: a fifth)")
+    ap.add_argument("--only", default="", help="comma-separated config names")
+    ap.add_argument("--model-root", default="/tmp/halo-decision-probe-family")
+    ap.add_argument("--out", default=str(ROOT / "bench" / "results" / "decision_probe_family.json"))
+    a = ap.parse_args()
+    names = [n for n in CONFIGS if not a.only or n in a.only.split(",")]
+    results = []
+    for name in names:
+        for seed in (int(s) for s in a.seeds.split(",")):
+            budget = a.samples // 5 if CONFIGS[name][0] == "sup" else a.samples
+            results.append(run(name, seed, budget, Path(a.model_root)))
+            Path(a.out).write_text(json.dumps({"family": "omnizon.department", "ids": 36, "results": results},
+                                              indent=1) + "\n")
+    plot(results, Path(a.out).with_suffix(".png"))
+    for r in results:
+        print(f"{r['name']:<26} seed {r['seed']}: train {r['final_train']:.2f} held-out {r['final_test']:.2f} "
+              f"at {r['curve'][-1]['samples']} samples; 0.8 at {r['samples_to_0.8_train']}")
+
+
+if __name__ == "__main__":
+    main()
