@@ -174,11 +174,13 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--seeds", default="0,1,2")
     ap.add_argument("--samples", type=int, default=3000, help="GRPO's sample budget (supervised: a fifth)")
-    ap.add_argument("--only", default="", help="comma-separated config names")
+    ap.add_argument("--only", default="", help="config names, separated by semicolons")
     ap.add_argument("--model-root", default="/tmp/halo-decision-probe-family")
     ap.add_argument("--out", default=str(ROOT / "bench" / "results" / "decision_probe_family.json"))
     a = ap.parse_args()
-    names = [n for n in CONFIGS if not a.only or n in a.only.split(",")]
+    names = [n for n in CONFIGS if not a.only or n in a.only.split(";")]
+    if not names:
+        sys.exit(f"--only: no config named {a.only!r}; known: {'; '.join(CONFIGS)}")
     results = []
     for name in names:
         for seed in (int(s) for s in a.seeds.split(",")):
