@@ -97,15 +97,20 @@ async def one_seed(a, seed: int, tmp: str) -> dict:
                                                                           urls)]
             train_eval = [t for f in a.family.split(",")
                           for t in resolve_tasks([f"{f}@train:{a.eval_instances}"], "local", urls)]
-            out["random_test"] = await success_on(setup.sampler, test, 1, a.max_steps,
-                                                  RunDir(setup.run.path, "eval_before_test"))
-            out["random_train"] = await success_on(setup.sampler, train_eval, 1, a.max_steps,
-                                                   RunDir(setup.run.path, "eval_before_train"))
-            if a.greedy:
-                out["greedy_before_test"] = await success_on(setup.sampler, test, 1, a.max_steps,
-                                                             RunDir(setup.run.path, "greedy_before_test"), 0.0)
-                out["greedy_before_train"] = await success_on(setup.sampler, train_eval, 1, a.max_steps,
-                                                              RunDir(setup.run.path, "greedy_before_train"), 0.0)
+
+            async def evaluate(when: str) -> None:
+                """Held-out and train success sampled (``random_*`` before training, ``after_*`` after), then with
+                --greedy at temperature 0 (``greedy_<when>_*``), each run in its own directory."""
+                kinds = [({"before": "random", "after": "after"}[when], f"eval_{when}", None)]
+                if a.greedy:
+                    kinds.append((f"greedy_{when}", f"greedy_{when}", 0.0))
+                for key, folder, temperature in kinds:
+                    for split, tasks_ in (("test", test), ("train", train_eval)):
+                        out[f"{key}_{split}"] = await success_on(setup.sampler, tasks_, 1, a.max_steps,
+                                                                 RunDir(setup.run.path, f"{folder}_{split}"),
+                                                                 temperature)
+
+            await evaluate("before")
             print(f"seed {seed}: random policy success test {out['random_test']['success']:.2f} "
                   f"train {out['random_train']['success']:.2f}", flush=True)
             c0, w0 = cpu_seconds(), time.perf_counter()
@@ -132,15 +137,8 @@ async def one_seed(a, seed: int, tmp: str) -> dict:
                 pass
             out["train_cpu_s"] = hist[-1]["cpu_s"] if hist else 0.0
             out["train_wall_s"] = hist[-1]["wall_s"] if hist else 0.0
-            out["after_test"] = await success_on(setup.sampler, test, 1, a.max_steps,
-                                                 RunDir(setup.run.path, "eval_after_test"))
-            out["after_train"] = await success_on(setup.sampler, train_eval, 1, a.max_steps,
-                                                  RunDir(setup.run.path, "eval_after_train"))
+            await evaluate("after")
             if a.greedy:
-                out["greedy_after_test"] = await success_on(setup.sampler, test, 1, a.max_steps,
-                                                            RunDir(setup.run.path, "greedy_after_test"), 0.0)
-                out["greedy_after_train"] = await success_on(setup.sampler, train_eval, 1, a.max_steps,
-                                                             RunDir(setup.run.path, "greedy_after_train"), 0.0)
                 print(f"seed {seed}: greedy (temperature 0) success train {out['greedy_before_train']['success']:.2f}"
                       f" -> {out['greedy_after_train']['success']:.2f}, held-out "
                       f"{out['greedy_before_test']['success']:.2f} -> {out['greedy_after_test']['success']:.2f}",
