@@ -35,14 +35,34 @@ sys.path.insert(0, str(ROOT / "bench"))
 from learner_device_check import observation
 
 PREFIX = '<tool_call>\n{"name": "browser", "arguments": {"action": "click", "element": "'
-# name -> (objective, lr, entropy bonus, update epochs, LoRA rank)
+
+
+@dataclasses.dataclass(frozen=True)
+class Config:
+    objective: str  # "sup" (every label given) or "grpo"
+    lr: float = 3e-3
+    entropy: float = 0.3
+    epochs: int = 1  # clipped passes over the same samples
+    rank: int = 8
+    replay: int = 0  # own past successes replayed per update (self-imitation), weighted by 1 - recent success
+    goals: int = 6  # goals per update
+    group: int = 8
+    baseline: bool = True  # replay weight 1 - recent success (False: weight 1)
+
+
 CONFIGS = {
-    "supervised": ("sup", 3e-3, 0.0, 1, 8),
-    "GRPO, 1 epoch": ("grpo", 3e-3, 0.3, 1, 8),
-    "GRPO, 2 clipped epochs": ("grpo", 3e-3, 0.3, 2, 8),
-    "GRPO, LoRA rank 32": ("grpo", 3e-3, 0.3, 1, 32),
+    "supervised": Config("sup", entropy=0.0),
+    "GRPO, 1 epoch": Config("grpo"),
+    "GRPO, 2 clipped epochs": Config("grpo", epochs=2),
+    "GRPO, LoRA rank 32": Config("grpo", rank=32),
+    "GRPO + self-imitation replay 8": Config("grpo", replay=8),
+    "GRPO + self-imitation replay 24": Config("grpo", replay=24),
+    "GRPO + replay 24, 2 goals an update": Config("grpo", replay=24, goals=2),
+    "GRPO + replay 24, lr 6e-3": Config("grpo", replay=24, lr=6e-3),
+    "GRPO + replay 48, 3 goals an update": Config("grpo", replay=48, goals=3),
+    "GRPO + replay 48, 3 goals, entropy 0.1": Config("grpo", replay=48, goals=3, entropy=0.1),
+    "GRPO + replay 48, 3 goals, weight 1": Config("grpo", replay=48, goals=3, baseline=False),
 }
-GROUP, GOALS = 8, 6
 
 
 def run(name: str, seed: int, samples_max: int, model_root: Path) -> dict:
@@ -55,7 +75,9 @@ def run(name: str, seed: int, samples_max: int, model_root: Path) -> dict:
     from halo.policy.tiny import build_tiny_model, is_tiny_model
     from halo.rl.learner import LoRALearner, LoRASettings, OptimSettings
 
-    objective, lr, ent, epochs, rank = CONFIGS[name]
+    cfg = CONFIGS[name]
+    objective, lr, ent, epochs, rank, replay = cfg.objective, cfg.lr, cfg.entropy, cfg.epochs, cfg.rank, cfg.replay
+    GOALS, GROUP = cfg.goals, cfg.group
     md = model_root / f"tiny-seed{seed}"
     if not is_tiny_model(md):
         build_tiny_model(md, seed=seed)
@@ -101,6 +123,8 @@ def run(name: str, seed: int, samples_max: int, model_root: Path) -> dict:
     per_update = GOALS * (1 if objective == "sup" else GROUP)
     every = max(1, (48 if objective == "sup" else 240) // per_update)
     step = 0
+    found: dict[str, object] = {}  # goal -> an instance whose sampled id succeeded (self-imitation's buffer)
+    recent = 0.0  # running success rate of the sampled groups (SIL's baseline V: replay weight max(1 - V, 0))
     while samples < samples_max:
         model.train()
         opt.zero_grad()
@@ -113,11 +137,20 @@ def run(name: str, seed: int, samples_max: int, model_root: Path) -> dict:
                 continue
             act = torch.multinomial(p.detach(), GROUP, replacement=True)
             r = (act == want).float()
+            recent = 0.9 * recent + 0.1 * float(r.mean())
+            if r.max() > 0:
+                found[inst.goal] = inst
             loss = loss + ent * (p * p.clamp_min(1e-12).log()).sum()
             if r.std() > 0:
                 adv = (r - r.mean()) / (r.std() + 1e-6)
                 loss = loss - (adv * p.log()[act]).sum() / GROUP
                 saved.append((inst, act, p.log()[act].detach(), adv))
+        for goal in rng.sample(sorted(found), min(replay, len(found))):
+            w = max(1.0 - recent, 0.0) if cfg.baseline else 1.0
+            if w > 0:  # self-imitation: the log-likelihood of an own past success, weighted by its advantage over V
+                inst = found[goal]
+                loss = loss - w * dist(inst)[right[inst.params["link"]]].log()
+                saved.append(None)
         samples += per_update
         if objective == "sup" or saved:
             loss.backward()
@@ -127,7 +160,7 @@ def run(name: str, seed: int, samples_max: int, model_root: Path) -> dict:
                 break
             opt.zero_grad()
             loss = torch.zeros(())
-            for inst, act, old, adv in saved:
+            for inst, act, old, adv in filter(None, saved):
                 p = dist(inst)
                 ratio = (p.log()[act] - old).exp()
                 loss = loss + ent * (p * p.clamp_min(1e-12).log()).sum() - torch.minimum(
@@ -141,7 +174,7 @@ def run(name: str, seed: int, samples_max: int, model_root: Path) -> dict:
         evaluate()
     crossed = next((c["samples"] for c in curve if c["train"] >= 0.8), None)
     return {"name": name, "seed": seed, "objective": objective, "lr": lr, "entropy_coef": ent, "epochs": epochs,
-            "lora_rank": rank, "goals_per_update": GOALS, "group": GROUP if objective == "grpo" else 1,
+            "lora_rank": rank, "replay": replay, "goals_per_update": GOALS, "group": GROUP if objective == "grpo" else 1,
             "curve": curve, "final_train": curve[-1]["train"], "final_test": curve[-1]["test"],
             "samples_to_0.8_train": crossed, "updates": step}
 
@@ -184,7 +217,7 @@ def main() -> None:
     results = []
     for name in names:
         for seed in (int(s) for s in a.seeds.split(",")):
-            budget = a.samples // 5 if CONFIGS[name][0] == "sup" else a.samples
+            budget = a.samples // 5 if CONFIGS[name].objective == "sup" else a.samples
             results.append(run(name, seed, budget, Path(a.model_root)))
             Path(a.out).write_text(json.dumps({"family": "omnizon.department", "ids": 36, "results": results},
                                               indent=1) + "\n")

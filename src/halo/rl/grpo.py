@@ -23,6 +23,7 @@ from halo.rl.health import check_iteration, check_max_error_share, error_counts
 from halo.rl.learner import LoRALearner, LoRASettings, OptimSettings, TrainItem
 from halo.rl.rewards import RewardConfig
 from halo.rl.rollout import Episode, run_group
+from halo.rl.self_imitation import SelfImitation, success_key
 
 
 SAVE_EPISODES = ("sample", "all", "best_worst", "none")
@@ -49,6 +50,8 @@ class GRPOSettings:
     refill_zero_variance: int = 0  # extra groups per iteration replacing zero-variance ones (DAPO dynamic sampling)
     max_error_share: float = 0.5  # an iteration with more errored episodes than this stops the run (rl.health)
     episode_timeout_s: float = 900.0  # wall-clock deadline of one episode (rl_config: episode.episode_timeout_s)
+    self_imitation: int = 0  # own past successful episodes replayed per update, weighted 1 - recent success (0: off)
+    self_imitation_capacity: int = 256  # tasks whose latest success the replay buffer keeps
 
     def __post_init__(self) -> None:
         if self.advantage not in ("episode", "step", "gigpo"):
@@ -60,6 +63,7 @@ class GRPOSettings:
         check_max_error_share(self.max_error_share)
         if self.refill_zero_variance < 0:
             raise ConfigError(f"refill_zero_variance must be >= 0, got {self.refill_zero_variance}")
+        SelfImitation(self.self_imitation, self.self_imitation_capacity)  # same checks, before anything runs
         for k in ("iterations", "tasks_per_iteration", "group_size", "max_steps", "checkpoint_every",
                   "update_epochs", "curriculum_window", "save_group_every"):
             if getattr(self, k) < 1:
@@ -138,8 +142,8 @@ def family_success(groups: Sequence[Sequence[Episode]]) -> dict[str, float]:
     """This iteration's success rate per task family (episodes of family instances only)."""
     by: dict[str, list[float]] = {}
     for e in (e for g in groups for e in g if not e.errored):
-        fam = e.task_id.rsplit("-", 1)[0] if "." in e.task_id and not e.task_id.startswith("v") else ""
-        if fam:
+        fam = success_key(e.task_id)
+        if fam != "*":
             by.setdefault(fam, []).append(float(e.success))
     return {f: round(statistics.fmean(v), 4) for f, v in sorted(by.items())}
 
@@ -163,6 +167,8 @@ class GRPOTrainer:
         self.rollouts = rollouts  # halo.scale.RayRollouts: groups run on Ray workers (--ray), not on local envs
         self.sampler = make_sampler(self.tasks, settings.curriculum, CurriculumSettings(settings.curriculum_window),
                                     settings.seed)
+        self.replay = SelfImitation(settings.self_imitation, settings.self_imitation_capacity,
+                                    settings.curriculum_window, settings.seed) if settings.self_imitation else None
 
     def tasks_for(self, it: int) -> list[Any]:
         return self.sampler.draw(self.s.tasks_per_iteration, it)
@@ -195,6 +201,11 @@ class GRPOTrainer:
         check_iteration(self.run, it, groups, s.max_error_share)  # too many errored: stop before the update
         optim = getattr(self.learner, "optim_cfg", None)
         items, zero = build_items(groups, s, keep_zero_advantage=getattr(optim, "entropy_coef", 0.0) > 0)
+        replay = None
+        if self.replay is not None:  # earlier iterations' successes (this one's are in the groups' advantages)
+            replayed, replay = self.replay.replay()
+            items = items + replayed
+            self.replay.record(groups)
         t1 = time.perf_counter()
         for _ in range(s.update_epochs):
             stats = await asyncio.to_thread(self.learner.update, items)
@@ -221,6 +232,8 @@ class GRPOTrainer:
                   "tasks": [g[0].task_id for g in groups if g], "refills": refills,
                   "family_success": family_success(groups), "curriculum": self.sampler.state(),
                   "errors": error_counts(groups)})
+        if replay is not None:
+            m["self_imitation"] = asdict(replay)
         if self.rollouts is not None:
             m["ray"] = self.rollouts.stats.as_dict()
         return IterationResult(iteration=it, episodes=[e for g in groups for e in g], groups=groups, metrics=m)

@@ -37,6 +37,7 @@ class TrainItem:
     advantage: float
     grammar: str | None = None  # sampled under this grammar: learn on the masked (actually sampled) distribution
     prompt_tokens: int | None = None  # the prompt's length as the sampler counted it (checked against the learner's)
+    replayed: bool = False  # an own past success replayed (self_imitation.py): ratio against the current policy
 
 
 @dataclass(frozen=True)
@@ -216,7 +217,11 @@ class LoRALearner:
             check_prompt_length(group[0].prompt_tokens, ctx[2])
             L, dev = lp.shape[1], lp.device
             old = torch.tensor([list(it.sampler_logprobs[:len(it.token_ids)]) +
-                                [0.0] * (L - len(it.token_ids)) for it in group], dtype=lp.dtype, device=dev)
+                                [0.0] * (L - len(it.token_ids)) if not it.replayed else [0.0] * L for it in group],
+                               dtype=lp.dtype, device=dev)
+            replayed = torch.tensor([it.replayed for it in group], device=dev)
+            if replayed.any():  # sampled by an older policy: learn on the current one (ratio 1, never clipped)
+                old = torch.where(replayed[:, None], lp.detach(), old)
             ref = self._reference(ctx) if o.kl_coef > 0 else None
             out = policy_loss(lp, old, torch.tensor([it.advantage for it in group], device=dev), mask,
                               clip_eps=o.clip_eps,
