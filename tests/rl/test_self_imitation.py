@@ -43,10 +43,14 @@ def test_buffer_keeps_each_tasks_latest_success_only():
     assert [it.token_ids for it in si.buffer["f.x-1"][1]] == [(5, 6), (5, 6)]  # every step of the episode
     si.record([[a2]])
     assert [it.token_ids for it in si.buffer["f.x-1"][1]] == [(7,)]  # the latest success replaces the older
-    si.record([[_episode(f"f.x-{i}", True) for i in (4, 5, 6)]])
-    assert list(si.buffer) == ["f.x-4", "f.x-5", "f.x-6"]  # capacity: the oldest tasks leave first
-    # errored episodes do not count toward the success rate either: 1 success (a), 1 failure, then a2 and 4, 5, 6
-    assert si.success_rate("f.x") == pytest.approx(5 / 6)
+    si.record([[_episode(f"f.x-{i}", True) for i in (4, 5)]])
+    assert list(si.buffer) == ["f.x-1", "f.x-4", "f.x-5"] and si.steps_held == 3
+    si.record([[_episode("f.x-6", True, n_steps=2)]])
+    assert list(si.buffer) == ["f.x-5", "f.x-6"]  # capacity 3 steps: the oldest tasks leave first
+    si.record([[_episode("f.x-7", True, n_steps=5)]])
+    assert list(si.buffer) == ["f.x-7"]  # a longer episode than the capacity is still kept, alone
+    # errored episodes do not count toward the success rate either: 1 success (a), 1 failure, then a2, 4, 5, 6, 7
+    assert si.success_rate("f.x") == pytest.approx(6 / 7)
 
 
 def test_replay_weight_fades_as_the_family_is_learned():

@@ -51,7 +51,7 @@ class GRPOSettings:
     max_error_share: float = 0.5  # an iteration with more errored episodes than this stops the run (rl.health)
     episode_timeout_s: float = 900.0  # wall-clock deadline of one episode (rl_config: episode.episode_timeout_s)
     self_imitation: int = 0  # own past successful episodes replayed per update, weighted 1 - recent success (0: off)
-    self_imitation_capacity: int = 256  # tasks whose latest success the replay buffer keeps
+    self_imitation_capacity: int = 1024  # steps the replay buffer keeps (each with its screenshot), oldest out first
 
     def __post_init__(self) -> None:
         if self.advantage not in ("episode", "step", "gigpo"):

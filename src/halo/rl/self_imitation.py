@@ -28,7 +28,7 @@ from halo.rl.learner import TrainItem
 class ReplayStats:
     items: int  # replayed step items added to the update
     episodes: int  # successful episodes they came from
-    buffer: int  # successful episodes held
+    buffer: int  # successful episodes held (their tasks)
     weight: float  # mean advantage given to the replayed items
 
 
@@ -57,9 +57,10 @@ def episode_items(episode: Any) -> list[TrainItem]:
 
 
 class SelfImitation:
-    """The replay buffer: one entry per task (its latest success), at most ``capacity`` tasks (oldest out first)."""
+    """The replay buffer: one entry per task (its latest success), at most ``capacity`` steps in all (each holds its
+    screenshot: oldest tasks out first, the newest always kept)."""
 
-    def __init__(self, per_update: int, capacity: int = 256, window: int = 32, seed: int = 0):
+    def __init__(self, per_update: int, capacity: int = 1024, window: int = 32, seed: int = 0):
         if per_update < 0:
             raise ConfigError(f"self_imitation must be >= 0 (successful episodes replayed per update), got {per_update}")
         if capacity < 1:
@@ -100,5 +101,9 @@ class SelfImitation:
                 continue
             self.buffer.pop(e.task_id, None)
             self.buffer[e.task_id] = (key, items)
-            while len(self.buffer) > self.capacity:
+            while len(self.buffer) > 1 and self.steps_held > self.capacity:
                 self.buffer.popitem(last=False)
+
+    @property
+    def steps_held(self) -> int:
+        return sum(len(items) for _, items in self.buffer.values())
