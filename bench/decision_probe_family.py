@@ -7,12 +7,16 @@ then trains LoRA (r8, head trained) on the distribution over 36 single-token ids
 
 - ``supervised``: log-likelihood of the right id, one sample per goal (the bound: every label given);
 - ``grpo``: 8 sampled ids per goal, group-normalised advantages, zero-variance groups dropped, an entropy bonus, and
-  ``epochs`` clipped passes over the same samples (HALO's GRPO on this one decision, without a browser).
+  ``epochs`` clipped passes over the same samples (HALO's GRPO on this one decision, without a browser);
+- ``replay``: self-imitation (``grpo.self_imitation``): own past successes replayed each update;
+- ``explore``: that share of the sampled ids drawn uniformly over the 36 (the gradient still on the policy's
+  log-probability): replay alone learns the links it has found to ~0.99 and leaves the others at ~0.
 
-Each update draws ``goals`` training goals (6). The curve is P(right id) averaged over the 20 held-out goals and 24
+Each update draws ``goals`` training goals (6 unless the config says). The curve is P(right id) averaged over the 20 held-out goals and 24
 training goals, against the samples spent (GRPO: goals x group per update). The loop pays one browser episode per
 sample (~1,000 per 10 CPU-minutes on 2 cores, bench/results/learning_1step*.json), so the samples at which a curve
-crosses 0.8 say whether the learning check's target is within reach of the objective itself.
+crosses 0.8 say whether the learning check's target is within reach of the objective itself. Each result also has
+P(right) per link at the end (``by_link``) and the links any success was found for (``links_found``).
 Writes bench/results/decision_probe_family.json and a plot beside it.
 
 Run: .venv/bin/python bench/decision_probe_family.py [--seeds 0,1,2] [--samples 3000]
@@ -48,6 +52,7 @@ class Config:
     goals: int = 6  # goals per update
     group: int = 8
     baseline: bool = True  # replay weight 1 - recent success (False: weight 1)
+    explore: float = 0.0  # share of samples drawn uniformly over the ids instead of from the policy
 
 
 CONFIGS = {
@@ -62,6 +67,8 @@ CONFIGS = {
     "GRPO + replay 48, 3 goals an update": Config("grpo", replay=48, goals=3),
     "GRPO + replay 48, 3 goals, entropy 0.1": Config("grpo", replay=48, goals=3, entropy=0.1),
     "GRPO + replay 48, 3 goals, weight 1": Config("grpo", replay=48, goals=3, baseline=False),
+    "GRPO + replay 24, 2 goals, 20% uniform": Config("grpo", replay=24, goals=2, explore=0.2),
+    "GRPO + replay 24, 2 goals, 50% uniform": Config("grpo", replay=24, goals=2, explore=0.5),
 }
 
 
@@ -135,7 +142,7 @@ def run(name: str, seed: int, samples_max: int, model_root: Path) -> dict:
             if objective == "sup":
                 loss = loss - p[want].log()
                 continue
-            act = torch.multinomial(p.detach(), GROUP, replacement=True)
+            act = torch.multinomial((1 - cfg.explore) * p.detach() + cfg.explore / len(ids), GROUP, replacement=True)
             r = (act == want).float()
             recent = 0.9 * recent + 0.1 * float(r.mean())
             if r.max() > 0:
@@ -173,10 +180,18 @@ def run(name: str, seed: int, samples_max: int, model_root: Path) -> dict:
     if curve[-1]["samples"] != samples:
         evaluate()
     crossed = next((c["samples"] for c in curve if c["train"] >= 0.8), None)
+    by_link: dict[str, list[float]] = {}  # where the mass is left short: P(right) per link over all training goals
+    model.eval()
+    with torch.no_grad():
+        for inst in train:
+            by_link.setdefault(inst.params["link"], []).append(p_right(inst))
     return {"name": name, "seed": seed, "objective": objective, "lr": lr, "entropy_coef": ent, "epochs": epochs,
-            "lora_rank": rank, "replay": replay, "goals_per_update": GOALS, "group": GROUP if objective == "grpo" else 1,
+            "lora_rank": rank, "replay": replay, "explore": cfg.explore, "goals_per_update": GOALS,
+            "group": GROUP if objective == "grpo" else 1,
             "curve": curve, "final_train": curve[-1]["train"], "final_test": curve[-1]["test"],
-            "samples_to_0.8_train": crossed, "updates": step}
+            "samples_to_0.8_train": crossed, "updates": step,
+            "by_link": {k: round(statistics.fmean(v), 3) for k, v in sorted(by_link.items())},
+            "links_found": sorted({i.params["link"] for i in found.values()})}
 
 
 def plot(results: list[dict], path: Path) -> None:
