@@ -20,10 +20,10 @@ from halo.errors import ConfigError
 from halo.rl.advantages import gigpo_advantages, group_advantages, group_stats, step_advantages
 from halo.rl.curriculum import CurriculumSettings, make_sampler
 from halo.rl.health import check_iteration, check_max_error_share, error_counts
-from halo.rl.learner import LoRALearner, LoRASettings, OptimSettings, TrainItem
+from halo.rl.learner import LoRALearner, LoRASettings, OptimSettings, TrainItem, step_item
 from halo.rl.rewards import RewardConfig
 from halo.rl.rollout import Episode, run_group
-from halo.rl.self_imitation import SelfImitation, success_key
+from halo.rl.self_imitation import SelfImitation, check_settings, success_key
 
 
 SAVE_EPISODES = ("sample", "all", "best_worst", "none")
@@ -63,7 +63,7 @@ class GRPOSettings:
         check_max_error_share(self.max_error_share)
         if self.refill_zero_variance < 0:
             raise ConfigError(f"refill_zero_variance must be >= 0, got {self.refill_zero_variance}")
-        SelfImitation(self.self_imitation, self.self_imitation_capacity)  # same checks, before anything runs
+        check_settings(self.self_imitation, self.self_imitation_capacity)
         for k in ("iterations", "tasks_per_iteration", "group_size", "max_steps", "checkpoint_every",
                   "update_epochs", "curriculum_window", "save_group_every"):
             if getattr(self, k) < 1:
@@ -111,11 +111,7 @@ def build_items(groups: Sequence[Sequence[Episode]], s: GRPOSettings,
                 if st.prompt is None or not smp.token_ids or smp.logprobs is None or (a == 0.0 and
                                                                                        not keep_zero_advantage):
                     continue
-                constrained = smp.grammar is not None and smp.sampler_logprobs is not None
-                items.append(TrainItem(prompt=st.prompt, token_ids=tuple(smp.token_ids),
-                                       sampler_logprobs=tuple(smp.sampler_logprobs if constrained else smp.logprobs),
-                                       advantage=float(a), grammar=smp.grammar if constrained else None,
-                                       prompt_tokens=smp.prompt_tokens))
+                items.append(step_item(st, a))
     return items, zero
 
 

@@ -40,6 +40,18 @@ class TrainItem:
     replayed: bool = False  # an own past success replayed (self_imitation.py): ratio against the current policy
 
 
+def step_item(step: Any, advantage: float, replayed: bool = False) -> TrainItem:
+    """A rollout step's sampled reply as a TrainItem. Under a grammar it carries the masked distribution it was drawn
+    from (those logprobs and the grammar); a replayed one carries no sampler logprobs (the learner takes the current
+    policy's)."""
+    smp = step.sample
+    constrained = smp.grammar is not None and smp.sampler_logprobs is not None
+    logprobs = () if replayed else tuple(smp.sampler_logprobs if constrained else smp.logprobs)
+    return TrainItem(prompt=step.prompt, token_ids=tuple(smp.token_ids), sampler_logprobs=logprobs,
+                     advantage=float(advantage), grammar=smp.grammar if constrained else None,
+                     prompt_tokens=smp.prompt_tokens, replayed=replayed)
+
+
 @dataclass(frozen=True)
 class PreferencePair:
     """Two replies to one prompt, the chosen one better (step-level DPO from MCTS siblings: Q higher by a margin)."""

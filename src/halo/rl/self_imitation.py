@@ -12,6 +12,7 @@ decision (``bench/decision_probe_family.py``): P(right) after 960 samples 0.05 w
 
 from __future__ import annotations
 
+import dataclasses
 import random
 import re
 import statistics
@@ -21,7 +22,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from halo.errors import ConfigError
-from halo.rl.learner import TrainItem
+from halo.rl.learner import TrainItem, step_item
 
 
 @dataclass(frozen=True)
@@ -44,16 +45,15 @@ def success_key(task_id: str) -> str:
 
 def episode_items(episode: Any) -> list[TrainItem]:
     """One replay item per step the policy sampled (unparsed or token-less steps have nothing to learn)."""
-    out = []
-    for st in episode.steps:
-        smp = st.sample
-        if st.prompt is None or not smp.token_ids:
-            continue
-        constrained = smp.grammar is not None and smp.sampler_logprobs is not None
-        out.append(TrainItem(prompt=st.prompt, token_ids=tuple(smp.token_ids), sampler_logprobs=(),
-                             advantage=1.0, grammar=smp.grammar if constrained else None,
-                             prompt_tokens=smp.prompt_tokens, replayed=True))
-    return out
+    return [step_item(st, 1.0, replayed=True) for st in episode.steps if st.prompt is not None and st.sample.token_ids]
+
+
+def check_settings(per_update: int, capacity: int) -> None:
+    """GRPOSettings checks these before anything runs; the buffer checks them again when built directly."""
+    if per_update < 0:
+        raise ConfigError(f"self_imitation must be >= 0 (successful episodes replayed per update), got {per_update}")
+    if capacity < 1:
+        raise ConfigError(f"self_imitation_capacity must be >= 1, got {capacity}")
 
 
 class SelfImitation:
@@ -61,10 +61,7 @@ class SelfImitation:
     screenshot: oldest tasks out first, the newest always kept)."""
 
     def __init__(self, per_update: int, capacity: int = 1024, window: int = 32, seed: int = 0):
-        if per_update < 0:
-            raise ConfigError(f"self_imitation must be >= 0 (successful episodes replayed per update), got {per_update}")
-        if capacity < 1:
-            raise ConfigError(f"self_imitation_capacity must be >= 1, got {capacity}")
+        check_settings(per_update, capacity)
         self.per_update, self.capacity = per_update, capacity
         self.buffer: OrderedDict[str, tuple[str, list[TrainItem]]] = OrderedDict()  # task id -> (key, items)
         self.recent: dict[str, deque[float]] = defaultdict(lambda: deque(maxlen=window))
@@ -84,8 +81,7 @@ class SelfImitation:
             if w <= 0:
                 continue
             weights.append(w)
-            items += [TrainItem(prompt=i.prompt, token_ids=i.token_ids, sampler_logprobs=(), advantage=w,
-                                grammar=i.grammar, prompt_tokens=i.prompt_tokens, replayed=True) for i in its]
+            items += [dataclasses.replace(i, advantage=w) for i in its]
         return items, ReplayStats(items=len(items), episodes=len(weights), buffer=len(self.buffer),
                                   weight=round(statistics.fmean(weights), 4) if weights else 0.0)
 
