@@ -85,7 +85,8 @@ async def one_seed(a, seed: int, tmp: str) -> dict:
                                   "checkpoint_every": a.max_iterations, "seed": seed, "save_episodes": "none",
                                   "update_epochs": a.update_epochs, "advantage": a.advantage,
                                   "entropy_coef": a.entropy_coef,
-                                  "refill_zero_variance": a.refills, "self_imitation": a.self_imitation},
+                                  "refill_zero_variance": a.refills, "self_imitation": a.self_imitation,
+                                  "explore": a.explore},
                   lora_overrides={"rank": a.lora_rank, "alpha": 2 * a.lora_rank,
                                   "modules_to_save": ["lm_head"] if a.train_head else []})
     setup = await setup_grpo(job)
@@ -124,12 +125,15 @@ async def one_seed(a, seed: int, tmp: str) -> dict:
                                                "wall_s", "family_success", "grad_norm", "entropy", "train_items",
                                                "time_rollout",
                                                "time_update", "tokens")})
-                if "self_imitation" in m:
-                    hist[-1]["self_imitation"] = m["self_imitation"]
+                for k in ("self_imitation", "explore"):
+                    if k in m:
+                        hist[-1][k] = m[k]
                 print(f"  it {m['iteration']:3d} cpu {m['cpu_s']:6.0f}s success {m['success_rate']:.2f} "
                       f"return {m['mean_reward']:+.2f} zero_std {m['frac_reward_zero_std']:.2f} "
                       f"refills {m['refills']} items {m['train_items']} entropy {m['entropy']:.2f}"
-                      + (f" replayed {m['self_imitation']['items']}" if "self_imitation" in m else ""), flush=True)
+                      + (f" replayed {m['self_imitation']['items']}" if "self_imitation" in m else "")
+                      + (f" policy-drawn success {m['explore']['success_policy']}" if "explore" in m else ""),
+                      flush=True)
                 if m["cpu_s"] >= a.budget_min * 60:
                     raise Budget()
 
@@ -204,6 +208,8 @@ def main() -> None:
     p.add_argument("--refills", type=int, default=2)
     p.add_argument("--self-imitation", type=int, default=0,
                    help="own past successes replayed per update (GRPOSettings.self_imitation; 0: off)")
+    p.add_argument("--explore", type=float, default=0.0,
+                   help="share of training replies drawn uniformly among the grammar's choices (GRPOSettings.explore)")
     p.add_argument("--eval-instances", type=int, default=24, help="held-out and train instances evaluated")
     p.add_argument("--greedy", action=argparse.BooleanOptionalAction, default=True,
                    help="also evaluate at temperature 0 before and after (reported beside; the target is sampled)")

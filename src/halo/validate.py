@@ -270,5 +270,11 @@ async def validate_grpo_job(job: Any, cfg: dict[str, Any], mode: Any, settings: 
         raise ConfigError(f"lora.modules_to_save {list(lora.modules_to_save)}: a vLLM server hot-loads LoRA "
                           f"adapters only, not fully trained modules; train them with an in-process (hf) mode such "
                           f"as tiny, or leave lora.modules_to_save empty for mode {mode.name}")
+    if getattr(settings, "explore", 0) and (mode.backend != "hf" or not mode.decoding_config().constrained
+                                            or getattr(job, "ray", None) is not None):
+        raise ConfigError(f"grpo.explore {settings.explore}: exploration draws replies in HALO's own sampler under the "
+                          f"action grammar, so it needs an in-process (hf) mode with decoding.constrained (as tiny) "
+                          f"and no --ray; mode {mode.name} is {mode.backend}"
+                          f"{'' if mode.decoding_config().constrained else ', unconstrained'}")
     tasks = resolve_task_refs(job.tasks, job.sites)
     await preflight(mode, tasks)

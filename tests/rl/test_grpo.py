@@ -171,6 +171,60 @@ def test_constrained_samples_train_on_the_distribution_actually_sampled(tiny_mod
     assert all(it.sampler_logprobs == s.sampler_logprobs for it in items)
 
 
+@pytest.mark.ml
+def test_explored_replies_are_drawn_uniformly_and_train_on_the_policys_own_logprobs(tiny_model):
+    """``explore``: a drawn row picks uniformly among the grammar's choices, so a peaked policy still tries the rest,
+    while its ``sampler_logprobs`` stay the policy's masked ones: the learner's ratio is 1 (not policy / uniform)."""
+    import torch
+
+    from halo.policy.hf_backend import token_logprobs, training_batch
+    from halo.rl.learner import LoRALearner, LoRASettings, OptimSettings
+
+    p = _constrained_tiny_policy(tiny_model)
+    obs = _obs()
+    prompt = p.build_prompt(obs)
+    T = 0.1  # a peaked policy: nearly every sample of its own is its mode
+    own = asyncio.run(p.sample_prompt(prompt, obs, 12, T))
+    assert not any(s.explored for s in own) and len({s.text for s in own}) <= 2
+    p.explore = 1.0
+    drawn = asyncio.run(p.sample_prompt(prompt, obs, 12, T))
+    assert all(s.explored and s.action is not None for s in drawn)
+    assert len({s.text for s in drawn}) >= 4  # uniform choices: not the policy's mode
+    assert not asyncio.run(p.sample_single(obs)).explored  # greedy (temperature 0): never
+    with torch.no_grad():
+        for s in drawn:
+            batch = training_batch(p.encode(prompt), [s.token_ids], p.pad_id)
+            lp = token_logprobs(p.model, batch, T, p.grammar_mask(s.grammar, s.token_ids))
+            lp = lp[0, batch.prompt_len - 1:batch.prompt_len - 1 + len(s.token_ids)]
+            assert max(abs(a - b) for a, b in zip(lp.tolist(), s.sampler_logprobs)) <= 1e-3
+    assert min(sum(s.sampler_logprobs) for s in drawn) < -5  # an unlikely reply carries its own small logprob
+    items, _ = build_items([[_constrained_episode(s, float(i % 2), prompt) for i, s in enumerate(drawn)]],
+                           GRPOSettings())
+    learner = LoRALearner(p, LoRASettings(rank=4, alpha=8), OptimSettings(lr=1e-3), temperature=T)
+    stats = learner.update(items)
+    assert stats.ratio_mean == pytest.approx(1.0, abs=1e-3) and stats.clip_frac == 0.0
+    p.explore = 0.5
+    half = asyncio.run(p.sample_prompt(prompt, obs, 16, T))
+    assert 0 < sum(s.explored for s in half) < 16
+
+
+def test_explore_is_refused_where_replies_are_not_drawn_here():
+    from halo.errors import ConfigError
+    from halo.rl.grpo import check_explore
+
+    with pytest.raises(ConfigError, match="explore"):
+        GRPOSettings(explore=1.0)
+
+    class Server:
+        name = "openai"
+        decoding = None
+
+    with pytest.raises(ConfigError, match="in-process sampler"):
+        check_explore(Server(), None)
+    with pytest.raises(ConfigError, match="--ray"):
+        check_explore(Server(), object())
+
+
 def _constrained_tiny_policy(tiny_model):
     """The tiny mode's bounded interface (no reply can be cut off) with forced text emitted (jump_forward)."""
     import torch

@@ -48,6 +48,7 @@ class Completion:
     prompt_tokens: int | None = None
     sampler_logprobs: tuple[float, ...] | None = None  # under constrained decoding: of the masked distribution
     grammar: str | None = None  # constrained decoding: the grammar's key (a trainer replays it to mask its logits)
+    explored: bool = False  # drawn uniformly among the grammar's choices, not from the policy (HFPolicy.explore)
 
 
 @dataclass(frozen=True)
@@ -62,6 +63,7 @@ class Sample:
     prompt_tokens: int | None = None
     sampler_logprobs: tuple[float, ...] | None = None  # constrained decoding only (see Completion)
     grammar: str | None = None  # constrained decoding only (see Completion)
+    explored: bool = False  # see Completion
 
     @property
     def action(self) -> Action | None:
@@ -109,7 +111,7 @@ class PolicyBackend(ABC):
     def _sample(c: Completion, obs: Observation) -> Sample:
         return Sample(text=c.text, parsed=parse_action(c.text, obs), token_ids=c.token_ids, logprobs=c.logprobs,
                       finish_reason=c.finish_reason, prompt_tokens=c.prompt_tokens,
-                      sampler_logprobs=c.sampler_logprobs, grammar=c.grammar)
+                      sampler_logprobs=c.sampler_logprobs, grammar=c.grammar, explored=c.explored)
 
     async def aclose(self) -> None:
         """Release connections or models."""

@@ -11,6 +11,7 @@ import asyncio
 import dataclasses
 import json
 import os
+import random
 import threading
 from dataclasses import dataclass
 from typing import Any, Sequence
@@ -158,6 +159,27 @@ class _GrammarProcessor:
         return out
 
 
+class _Explore:
+    """Exploration rows: every choice is drawn uniformly among the tokens the grammar allows (the processors before
+    this one masked the rest), so a policy whose mass has left an action still tries it. Each step's normaliser of
+    the masked policy distribution is kept: the rows' ``sampler_logprobs`` are then the policy's own logprobs of what
+    was drawn, and a trainer's ratio starts at 1 (the update is the policy gradient on the policy's logprob, as for
+    replayed episodes), rather than against the uniform draw."""
+
+    def __init__(self, rows: Sequence[int], temperature: float):
+        self.rows, self.temperature = list(rows), temperature
+        self.lse: list[Any] = []  # per generated step: (B,) logsumexp of the masked logits / temperature
+
+    def __call__(self, input_ids, scores):
+        import torch
+
+        self.lse.append(torch.logsumexp(scores.float() / self.temperature, -1))
+        for r in self.rows:
+            scores[r] = torch.where(torch.isfinite(scores[r]), torch.zeros_like(scores[r]),
+                                    torch.full_like(scores[r], float("-inf")))
+        return scores
+
+
 class HFPolicy(PolicyBackend):
     """Qwen3-VL in this process. Generation runs in a worker thread, one call at a time."""
 
@@ -192,6 +214,9 @@ class HFPolicy(PolicyBackend):
         self._grammar = None
         self._forced: ForcedTokens | None = None
         self._calls = 0
+        # share of sampled replies drawn by _Explore (a trainer sets it for its rollouts; evaluation samples at 0)
+        self.explore = 0.0
+        self._explore_rng = random.Random(self.decoding.seed)
         self.max_batch = max_batch
         self.batch_wait_s = 0.01
         self._pending: list[Any] = []
@@ -331,13 +356,18 @@ class HFPolicy(PolicyBackend):
                 torch.manual_seed(d.seed + self._calls)
             self._calls += 1
             sampling = temperature > 0
+            procs = self._logits_processors_for([o for _, o in rows])
+            explorer = None
+            if sampling and d.constrained and self.explore > 0:
+                picked = [r for r in range(len(rows)) if self._explore_rng.random() < self.explore]
+                explorer = _Explore(picked, temperature) if picked else None
+                procs = procs + ([explorer] if explorer else [])
             kw: dict[str, Any] = dict(do_sample=sampling, max_new_tokens=d.max_tokens,
                                       num_return_sequences=reqs[0][2] if len(reqs) == 1 else 1,
                                       suppress_tokens=sorted(self.vision_ids) or None,
                                       output_logits=True, output_scores=d.constrained,
                                       return_dict_in_generate=True, pad_token_id=self.pad_id,
-                                      logits_processor=LogitsProcessorList(
-                                          self._logits_processors_for([o for _, o in rows])))
+                                      logits_processor=LogitsProcessorList(procs))
             if sampling:
                 # explicit values override a hub generation_config (Qwen's top_k=20, top_p=0.8, ...): RL needs the
                 # distribution the logprobs describe
@@ -353,7 +383,11 @@ class HFPolicy(PolicyBackend):
         scores = None
         if d.constrained:  # the grammar changes the sampling distribution: keep its logprobs beside the model's
             scores = torch.log_softmax(torch.stack(out.scores, 1).float(), -1).gather(
-                -1, seqs.unsqueeze(-1)).squeeze(-1).tolist()
+                -1, seqs.unsqueeze(-1)).squeeze(-1)
+            if explorer is not None:  # the policy's masked logprobs of what the uniform draw picked
+                own = logits.gather(-1, seqs.unsqueeze(-1)).squeeze(-1) - torch.stack(explorer.lse, 1)
+                scores[explorer.rows] = own[explorer.rows]
+            scores = scores.tolist()
         results: list[Completion] = []
         for i, (row, lp) in enumerate(zip(seqs.tolist(), lps.tolist())):
             end = next((j + 1 for j, t in enumerate(row) if t in self.eos_ids), None)
@@ -364,7 +398,8 @@ class HFPolicy(PolicyBackend):
                            prompt_tokens=int(prompt_lens[min(i, len(prompt_lens) - 1)]))
             if scores is not None:
                 c = dataclasses.replace(c, sampler_logprobs=tuple(scores[i][:len(ids)]),
-                                        grammar=self._grammar_key(rows[i][1]))
+                                        grammar=self._grammar_key(rows[i][1]),
+                                        explored=explorer is not None and i in explorer.rows)
             results.append(c)
         out_by_req, k = [], 0
         for _, _, n in reqs:

@@ -52,6 +52,7 @@ class GRPOSettings:
     episode_timeout_s: float = 900.0  # wall-clock deadline of one episode (rl_config: episode.episode_timeout_s)
     self_imitation: int = 0  # own past successful episodes replayed per update, weighted 1 - recent success (0: off)
     self_imitation_capacity: int = 1024  # steps the replay buffer keeps (each with its screenshot), oldest out first
+    explore: float = 0.0  # share of training replies drawn uniformly among the grammar's choices (in-process sampler)
 
     def __post_init__(self) -> None:
         if self.advantage not in ("episode", "step", "gigpo"):
@@ -64,6 +65,8 @@ class GRPOSettings:
         if self.refill_zero_variance < 0:
             raise ConfigError(f"refill_zero_variance must be >= 0, got {self.refill_zero_variance}")
         check_settings(self.self_imitation, self.self_imitation_capacity)
+        if not 0 <= self.explore < 1:
+            raise ConfigError(f"explore must be in [0, 1), got {self.explore}")
         for k in ("iterations", "tasks_per_iteration", "group_size", "max_steps", "checkpoint_every",
                   "update_epochs", "curriculum_window", "save_group_every"):
             if getattr(self, k) < 1:
@@ -134,6 +137,30 @@ def iteration_metrics(it: int, groups: Sequence[Sequence[Episode]], zero_groups:
     }
 
 
+def check_explore(policy: Any, rollouts: Any) -> None:
+    """``explore`` draws replies in this process's sampler under the action grammar: refuse, before anything
+    starts, a sampler that cannot (a vLLM server, unconstrained decoding) or rollouts that run elsewhere (Ray)."""
+    if rollouts is not None:
+        raise ConfigError("grpo.explore draws replies in this process's sampler; Ray rollouts (--ray) sample on "
+                          "their workers: leave explore at 0 with --ray")
+    if not hasattr(policy, "explore") or not getattr(getattr(policy, "decoding", None), "constrained", False):
+        raise ConfigError(f"grpo.explore needs the in-process sampler (backend hf) with constrained decoding "
+                          f"(decoding.constrained: true, as in the tiny mode); this mode's sampler is "
+                          f"{getattr(policy, 'name', type(policy).__name__)}")
+
+
+def explore_metrics(groups: Sequence[Sequence[Episode]]) -> dict[str, Any]:
+    """How much of an iteration exploration drew, and success with and without it (the policy's own is the one
+    an evaluation sees)."""
+    eps = [e for g in groups for e in g if not e.errored]
+    steps = [st for e in eps for st in e.steps]
+    drawn = [e for e in eps if any(st.sample.explored for st in e.steps)]
+    own = [e for e in eps if not any(st.sample.explored for st in e.steps)]
+    return {"share": round(sum(st.sample.explored for st in steps) / len(steps), 4) if steps else 0.0,
+            "success_policy": round(statistics.fmean(e.success for e in own), 4) if own else None,
+            "success_explored": round(statistics.fmean(e.success for e in drawn), 4) if drawn else None}
+
+
 def family_success(groups: Sequence[Sequence[Episode]]) -> dict[str, float]:
     """This iteration's success rate per task family (episodes of family instances only)."""
     by: dict[str, list[float]] = {}
@@ -165,6 +192,8 @@ class GRPOTrainer:
                                     settings.seed)
         self.replay = SelfImitation(settings.self_imitation, settings.self_imitation_capacity,
                                     settings.curriculum_window, settings.seed) if settings.self_imitation else None
+        if settings.explore:
+            check_explore(policy, rollouts)
 
     def tasks_for(self, it: int) -> list[Any]:
         return self.sampler.draw(self.s.tasks_per_iteration, it)
@@ -176,23 +205,29 @@ class GRPOTrainer:
         groups: list[list[Episode]] = []
         queue, refills = list(self.tasks_for(it)), 0
         kw = {"reward_config": self.reward_config, "temperature": s.temperature, "max_steps": s.max_steps}
-        while queue:
-            if self.rollouts is not None:  # the pending groups at once, spread over the Ray workers
-                batch, queue = queue, []
-                batch_groups = await self.rollouts.run_groups(batch, s.group_size, kw)
-            else:
-                batch = [queue.pop(0)]
-                batch_groups = [await run_group(envs[:s.group_size], self.policy, batch[0], on_step=None, **kw)]
-            for task, g in zip(batch, batch_groups):
-                groups.append(g)
-                self.sampler.record(task, [e.success for e in g if not e.errored])
-                if on_episode is not None:
-                    for e in g:
-                        on_episode(e)
-                ok = [e.dense_return for e in g if not e.errored]
-                if ok and group_stats(ok).zero_std and refills < s.refill_zero_variance:
-                    refills += 1  # no signal in this group: draw another (DAPO's dynamic sampling)
-                    queue.append(self.sampler.extra(it, refills))
+        if s.explore:
+            self.policy.explore = s.explore  # training rollouts only: evaluation samples the policy itself
+        try:
+            while queue:
+                if self.rollouts is not None:  # the pending groups at once, spread over the Ray workers
+                    batch, queue = queue, []
+                    batch_groups = await self.rollouts.run_groups(batch, s.group_size, kw)
+                else:
+                    batch = [queue.pop(0)]
+                    batch_groups = [await run_group(envs[:s.group_size], self.policy, batch[0], on_step=None, **kw)]
+                for task, g in zip(batch, batch_groups):
+                    groups.append(g)
+                    self.sampler.record(task, [e.success for e in g if not e.errored])
+                    if on_episode is not None:
+                        for e in g:
+                            on_episode(e)
+                    ok = [e.dense_return for e in g if not e.errored]
+                    if ok and group_stats(ok).zero_std and refills < s.refill_zero_variance:
+                        refills += 1  # no signal in this group: draw another (DAPO's dynamic sampling)
+                        queue.append(self.sampler.extra(it, refills))
+        finally:
+            if s.explore:
+                self.policy.explore = 0.0
         t_roll = time.perf_counter() - t0
         check_iteration(self.run, it, groups, s.max_error_share)  # too many errored: stop before the update
         optim = getattr(self.learner, "optim_cfg", None)
@@ -230,6 +265,8 @@ class GRPOTrainer:
                   "errors": error_counts(groups)})
         if replay is not None:
             m["self_imitation"] = asdict(replay)
+        if s.explore:
+            m["explore"] = explore_metrics(groups)
         if self.rollouts is not None:
             m["ray"] = self.rollouts.stats.as_dict()
         return IterationResult(iteration=it, episodes=[e for g in groups for e in g], groups=groups, metrics=m)
