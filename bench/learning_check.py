@@ -209,7 +209,8 @@ def main() -> None:
     p.add_argument("--self-imitation", type=int, default=0,
                    help="own past successes replayed per update (GRPOSettings.self_imitation; 0: off)")
     p.add_argument("--explore", type=float, default=0.0,
-                   help="share of training replies drawn uniformly among the grammar's choices (GRPOSettings.explore)")
+                   help="probability that each choice of a training reply is drawn uniformly among the grammar's "
+                        "allowed tokens (GRPOSettings.explore)")
     p.add_argument("--eval-instances", type=int, default=24, help="held-out and train instances evaluated")
     p.add_argument("--greedy", action=argparse.BooleanOptionalAction, default=True,
                    help="also evaluate at temperature 0 before and after (reported beside; the target is sampled)")

@@ -173,8 +173,9 @@ def test_constrained_samples_train_on_the_distribution_actually_sampled(tiny_mod
 
 @pytest.mark.ml
 def test_explored_replies_are_drawn_uniformly_and_train_on_the_policys_own_logprobs(tiny_model):
-    """``explore``: a drawn row picks uniformly among the grammar's choices, so a peaked policy still tries the rest,
-    while its ``sampler_logprobs`` stay the policy's masked ones: the learner's ratio is 1 (not policy / uniform)."""
+    """``explore``: a choice drawn by exploration is uniform among the grammar's allowed tokens, so a peaked policy
+    still tries the rest, while ``sampler_logprobs`` stay the policy's masked ones: the learner's ratio is 1 (not
+    policy / uniform)."""
     import torch
 
     from halo.policy.hf_backend import token_logprobs, training_batch
@@ -203,9 +204,9 @@ def test_explored_replies_are_drawn_uniformly_and_train_on_the_policys_own_logpr
     learner = LoRALearner(p, LoRASettings(rank=4, alpha=8), OptimSettings(lr=1e-3), temperature=T)
     stats = learner.update(items)
     assert stats.ratio_mean == pytest.approx(1.0, abs=1e-3) and stats.clip_frac == 0.0
-    p.explore = 0.5
-    half = asyncio.run(p.sample_prompt(prompt, obs, 16, T))
-    assert 0 < sum(s.explored for s in half) < 16
+    p.explore = 0.2  # per choice: some replies have a drawn choice, some none
+    some = asyncio.run(p.sample_prompt(prompt, obs, 16, T))
+    assert 0 < sum(s.explored for s in some) < 16
 
 
 def test_explore_is_refused_where_replies_are_not_drawn_here():

@@ -160,24 +160,33 @@ class _GrammarProcessor:
 
 
 class _Explore:
-    """Exploration rows: every choice is drawn uniformly among the tokens the grammar allows (the processors before
-    this one masked the rest), so a policy whose mass has left an action still tries it. Each step's normaliser of
-    the masked policy distribution is kept: the rows' ``sampler_logprobs`` are then the policy's own logprobs of what
-    was drawn, and a trainer's ratio starts at 1 (the update is the policy gradient on the policy's logprob, as for
-    replayed episodes), rather than against the uniform draw."""
+    """Exploration in sampling: at each choice (a step where the grammar allows more than one token), with
+    probability ``share`` the token is drawn uniformly among the allowed ones instead of from the policy, a mixture
+    (1 - share) * policy + share * uniform per choice, so ids the policy's mass has left are still tried while the
+    choices it has learned (click, not the final message) mostly stay its own. Each step's normaliser of the masked
+    policy distribution is kept: ``sampler_logprobs`` are then the policy's own logprobs of what was drawn, and a
+    trainer's ratio starts at 1 (the policy gradient on the policy's log-probability, as for replayed episodes)."""
 
-    def __init__(self, rows: Sequence[int], temperature: float):
-        self.rows, self.temperature = list(rows), temperature
+    def __init__(self, share: float, temperature: float, generator: Any):
+        self.share, self.temperature, self.generator = share, temperature, generator
         self.lse: list[Any] = []  # per generated step: (B,) logsumexp of the masked logits / temperature
+        self.drawn: list[Any] = []  # per generated step: (B,) True where a real choice was drawn uniformly
 
     def __call__(self, input_ids, scores):
         import torch
 
         self.lse.append(torch.logsumexp(scores.float() / self.temperature, -1))
-        for r in self.rows:
-            scores[r] = torch.where(torch.isfinite(scores[r]), torch.zeros_like(scores[r]),
-                                    torch.full_like(scores[r], float("-inf")))
+        allowed = torch.isfinite(scores)
+        pick = torch.rand(scores.shape[0], generator=self.generator) < self.share
+        pick = pick.to(scores.device) & (allowed.sum(-1) > 1)
+        self.drawn.append(pick)
+        if bool(pick.any()):
+            uniform = torch.where(allowed, torch.zeros_like(scores), torch.full_like(scores, float("-inf")))
+            scores = torch.where(pick[:, None], uniform, scores)
         return scores
+
+    def explored(self, row: int, length: int) -> bool:
+        return any(bool(d[row]) for d in self.drawn[:length])
 
 
 class HFPolicy(PolicyBackend):
@@ -216,7 +225,7 @@ class HFPolicy(PolicyBackend):
         self._calls = 0
         # share of sampled replies drawn by _Explore (a trainer sets it for its rollouts; evaluation samples at 0)
         self.explore = 0.0
-        self._explore_rng = random.Random(self.decoding.seed)
+        self._explore_gen = None  # torch.Generator, seeded from the decoding seed on first use
         self.max_batch = max_batch
         self.batch_wait_s = 0.01
         self._pending: list[Any] = []
@@ -359,9 +368,11 @@ class HFPolicy(PolicyBackend):
             procs = self._logits_processors_for([o for _, o in rows])
             explorer = None
             if sampling and d.constrained and self.explore > 0:
-                picked = [r for r in range(len(rows)) if self._explore_rng.random() < self.explore]
-                explorer = _Explore(picked, temperature) if picked else None
-                procs = procs + ([explorer] if explorer else [])
+                if self._explore_gen is None:
+                    self._explore_gen = torch.Generator()
+                    self._explore_gen.manual_seed(d.seed if d.seed is not None else random.getrandbits(63))
+                explorer = _Explore(self.explore, temperature, self._explore_gen)
+                procs = procs + [explorer]
             kw: dict[str, Any] = dict(do_sample=sampling, max_new_tokens=d.max_tokens,
                                       num_return_sequences=reqs[0][2] if len(reqs) == 1 else 1,
                                       suppress_tokens=sorted(self.vision_ids) or None,
@@ -386,7 +397,8 @@ class HFPolicy(PolicyBackend):
                 -1, seqs.unsqueeze(-1)).squeeze(-1)
             if explorer is not None:  # the policy's masked logprobs of what the uniform draw picked
                 own = logits.gather(-1, seqs.unsqueeze(-1)).squeeze(-1) - torch.stack(explorer.lse, 1)
-                scores[explorer.rows] = own[explorer.rows]
+                drawn = torch.stack(explorer.drawn, 1)
+                scores = torch.where(drawn, own, scores)
             scores = scores.tolist()
         results: list[Completion] = []
         for i, (row, lp) in enumerate(zip(seqs.tolist(), lps.tolist())):
@@ -399,7 +411,7 @@ class HFPolicy(PolicyBackend):
             if scores is not None:
                 c = dataclasses.replace(c, sampler_logprobs=tuple(scores[i][:len(ids)]),
                                         grammar=self._grammar_key(rows[i][1]),
-                                        explored=explorer is not None and i in explorer.rows)
+                                        explored=explorer is not None and explorer.explored(i, len(ids)))
             results.append(c)
         out_by_req, k = [], 0
         for _, _, n in reqs:

@@ -52,7 +52,7 @@ class GRPOSettings:
     episode_timeout_s: float = 900.0  # wall-clock deadline of one episode (rl_config: episode.episode_timeout_s)
     self_imitation: int = 0  # own past successful episodes replayed per update, weighted 1 - recent success (0: off)
     self_imitation_capacity: int = 1024  # steps the replay buffer keeps (each with its screenshot), oldest out first
-    explore: float = 0.0  # share of training replies drawn uniformly among the grammar's choices (in-process sampler)
+    explore: float = 0.0  # probability a training reply's choice is drawn uniformly among the grammar's (hf sampler)
 
     def __post_init__(self) -> None:
         if self.advantage not in ("episode", "step", "gigpo"):
