@@ -167,8 +167,9 @@ class _Explore:
     policy distribution is kept: ``sampler_logprobs`` are then the policy's own logprobs of what was drawn, and a
     trainer's ratio starts at 1 (the policy gradient on the policy's log-probability, as for replayed episodes)."""
 
-    def __init__(self, share: float, temperature: float, generator: Any):
+    def __init__(self, share: float, temperature: float, generator: Any, stop_ids: Sequence[int]):
         self.share, self.temperature, self.generator = share, temperature, generator
+        self.stop_ids = sorted(stop_ids)  # ending with one stop token or another is no choice
         self.lse: list[Any] = []  # per generated step: (B,) logsumexp of the masked logits / temperature
         self.drawn: list[Any] = []  # per generated step: (B,) True where a real choice was drawn uniformly
 
@@ -177,8 +178,10 @@ class _Explore:
 
         self.lse.append(torch.logsumexp(scores.float() / self.temperature, -1))
         allowed = torch.isfinite(scores)
+        stops = allowed[:, self.stop_ids].sum(-1)
+        options = allowed.sum(-1) - stops + (stops > 0).long()
         pick = torch.rand(scores.shape[0], generator=self.generator) < self.share
-        pick = pick.to(scores.device) & (allowed.sum(-1) > 1)
+        pick = pick.to(scores.device) & (options > 1)
         self.drawn.append(pick)
         if bool(pick.any()):
             uniform = torch.where(allowed, torch.zeros_like(scores), torch.full_like(scores, float("-inf")))
@@ -371,7 +374,7 @@ class HFPolicy(PolicyBackend):
                 if self._explore_gen is None:
                     self._explore_gen = torch.Generator()
                     self._explore_gen.manual_seed(d.seed if d.seed is not None else random.getrandbits(63))
-                explorer = _Explore(self.explore, temperature, self._explore_gen)
+                explorer = _Explore(self.explore, temperature, self._explore_gen, self.eos_ids)
                 procs = procs + [explorer]
             kw: dict[str, Any] = dict(do_sample=sampling, max_new_tokens=d.max_tokens,
                                       num_return_sequences=reqs[0][2] if len(reqs) == 1 else 1,
