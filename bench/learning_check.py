@@ -86,7 +86,7 @@ async def one_seed(a, seed: int, tmp: str) -> dict:
                                   "update_epochs": a.update_epochs, "advantage": a.advantage,
                                   "entropy_coef": a.entropy_coef,
                                   "refill_zero_variance": a.refills, "self_imitation": a.self_imitation,
-                                  "explore": a.explore},
+                                  "explore": a.explore, "hindsight": a.hindsight},
                   lora_overrides={"rank": a.lora_rank, "alpha": 2 * a.lora_rank,
                                   "modules_to_save": ["lm_head"] if a.train_head else []})
     setup = await setup_grpo(job)
@@ -132,6 +132,7 @@ async def one_seed(a, seed: int, tmp: str) -> dict:
                       f"return {m['mean_reward']:+.2f} zero_std {m['frac_reward_zero_std']:.2f} "
                       f"refills {m['refills']} items {m['train_items']} entropy {m['entropy']:.2f}"
                       + (f" replayed {m['self_imitation']['items']}" if "self_imitation" in m else "")
+                      + (f" relabelled {m['self_imitation'].get('relabelled')}" if "self_imitation" in m else "")
                       + (f" policy-drawn success {m['explore']['success_policy']}" if "explore" in m else ""),
                       flush=True)
                 if m["cpu_s"] >= a.budget_min * 60:
@@ -208,6 +209,9 @@ def main() -> None:
     p.add_argument("--refills", type=int, default=2)
     p.add_argument("--self-imitation", type=int, default=0,
                    help="own past successes replayed per update (GRPOSettings.self_imitation; 0: off)")
+    p.add_argument("--hindsight", action=argparse.BooleanOptionalAction, default=False,
+                   help="failed episodes replayed as successes of the training instances they achieved "
+                        "(GRPOSettings.hindsight; needs --self-imitation)")
     p.add_argument("--explore", type=float, default=0.0,
                    help="probability that each choice of a training reply is drawn uniformly among the grammar's "
                         "allowed tokens (GRPOSettings.explore)")

@@ -23,6 +23,7 @@ from halo.rl.health import check_iteration, check_max_error_share, error_counts
 from halo.rl.learner import LoRALearner, LoRASettings, OptimSettings, TrainItem, step_item
 from halo.rl.rewards import RewardConfig
 from halo.rl.rollout import Episode, run_group
+from halo.rl.hindsight import Hindsight
 from halo.rl.self_imitation import SelfImitation, check_settings, success_key
 
 
@@ -52,6 +53,7 @@ class GRPOSettings:
     episode_timeout_s: float = 900.0  # wall-clock deadline of one episode (rl_config: episode.episode_timeout_s)
     self_imitation: int = 0  # own past successful episodes replayed per update, weighted 1 - recent success (0: off)
     self_imitation_capacity: int = 1024  # steps the replay buffer keeps (each with its screenshot), oldest out first
+    hindsight: bool = False  # failed family episodes replayed as successes of the instances they achieved (needs SIL)
     explore: float = 0.0  # probability a training reply's choice is drawn uniformly among the grammar's (hf sampler)
 
     def __post_init__(self) -> None:
@@ -65,6 +67,9 @@ class GRPOSettings:
         if self.refill_zero_variance < 0:
             raise ConfigError(f"refill_zero_variance must be >= 0, got {self.refill_zero_variance}")
         check_settings(self.self_imitation, self.self_imitation_capacity)
+        if self.hindsight and not self.self_imitation:
+            raise ConfigError("hindsight relabels episodes into self-imitation's buffer: set self_imitation > 0 "
+                              "(e.g. 16) with it")
         if not 0 <= self.explore < 1:
             raise ConfigError(f"explore must be in [0, 1), got {self.explore}")
         for k in ("iterations", "tasks_per_iteration", "group_size", "max_steps", "checkpoint_every",
@@ -194,6 +199,7 @@ class GRPOTrainer:
                                     settings.curriculum_window, settings.seed) if settings.self_imitation else None
         if settings.explore:
             check_explore(policy, rollouts)
+        self.hindsight = Hindsight(policy, seed=settings.seed) if settings.hindsight else None
 
     def tasks_for(self, it: int) -> list[Any]:
         return self.sampler.draw(self.s.tasks_per_iteration, it)
@@ -205,6 +211,8 @@ class GRPOTrainer:
         groups: list[list[Episode]] = []
         queue, refills = list(self.tasks_for(it)), 0
         kw = {"reward_config": self.reward_config, "temperature": s.temperature, "max_steps": s.max_steps}
+        if s.hindsight:
+            kw["keep_state"] = True
         if s.explore:
             self.policy.explore = s.explore  # training rollouts only: evaluation samples the policy itself
         try:
@@ -236,7 +244,7 @@ class GRPOTrainer:
         if self.replay is not None:  # earlier iterations' successes (this one's are in the groups' advantages)
             replayed, replay = self.replay.replay()
             items = items + replayed
-            self.replay.record(groups)
+            self.replay.record(groups, self.hindsight)
         t1 = time.perf_counter()
         for _ in range(s.update_epochs):
             stats = await asyncio.to_thread(self.learner.update, items)
@@ -265,6 +273,8 @@ class GRPOTrainer:
                   "errors": error_counts(groups)})
         if replay is not None:
             m["self_imitation"] = asdict(replay)
+            if self.hindsight is not None:  # this iteration's failed episodes kept as other instances' successes
+                m["self_imitation"]["relabelled"] = self.replay.relabelled
         if s.explore:
             m["explore"] = explore_metrics(groups)
         if self.rollouts is not None:

@@ -57,6 +57,7 @@ class Episode:
     wall_time: float = 0.0
     milestones: tuple[str, ...] = ()
     grade_details: list[dict[str, Any]] | None = None  # REAL's per-script results (or a family's checks)
+    final_state: dict[str, Any] | None = None  # a family episode's last /finish JSON, when asked (keep_state)
 
     @property
     def dense_return(self) -> float:
@@ -102,20 +103,22 @@ class Outcome:
 
 async def run_episode(env: Any, policy: PolicyBackend, task: Any, *, reward_config: RewardConfig | None = None,
                       temperature: float | None = None, max_steps: int | None = None,
-                      on_step: Callable[[Step], None] | None = None, start: Start | None = None) -> Episode:
+                      on_step: Callable[[Step], None] | None = None, start: Start | None = None,
+                      keep_state: bool = False) -> Episode:
     """Reset ``env`` on ``task`` (or restore ``start``) and let ``policy`` act until a terminal action,
     ``max_steps`` or an error.
 
     An unparseable reply is not executed: the env does not move, the step is recorded with its parse error and
     the ``unparseable`` penalty, and it counts towards ``max_steps`` (else a babbling policy would never end).
     The whole episode has the env's wall-clock deadline (``episode_timeout_s``, BrowserEnv): past it the episode
-    is errored with that reason, whatever it was waiting on (the browser, the site or the policy)."""
+    is errored with that reason, whatever it was waiting on (the browser, the site or the policy). ``keep_state``
+    keeps a task family episode's final ``/finish`` JSON on it (hindsight relabelling reads it)."""
     ep = Episode(id=uuid.uuid4().hex[:12], task_id=task.id, site=getattr(task, "site", ""))
     limit_s = getattr(env, "episode_timeout_s", None)
     t0 = time.perf_counter()
     try:
         return await asyncio.wait_for(_run_episode(ep, env, policy, task, reward_config, temperature, max_steps,
-                                                   on_step, start), limit_s + 5 if limit_s else None)
+                                                   on_step, start, keep_state), limit_s + 5 if limit_s else None)
     except TimeoutError:  # the env's own deadline (checked at each step) usually ends the episode first
         from halo.env.env import episode_deadline_error
 
@@ -126,7 +129,8 @@ async def run_episode(env: Any, policy: PolicyBackend, task: Any, *, reward_conf
 
 async def _run_episode(ep: Episode, env: Any, policy: PolicyBackend, task: Any, reward_config: RewardConfig | None,
                        temperature: float | None, max_steps: int | None,
-                       on_step: Callable[[Step], None] | None, start: Start | None = None) -> Episode:
+                       on_step: Callable[[Step], None] | None, start: Start | None = None,
+                       keep_state: bool = False) -> Episode:
     t0 = time.perf_counter()
     limit = max_steps if max_steps is not None else getattr(env, "max_steps", 70)
     first = 0
@@ -161,6 +165,8 @@ async def _run_episode(ep: Episode, env: Any, policy: PolicyBackend, task: Any, 
                 ep.truncated = True
                 break
         ep.final_obs = obs
+        if keep_state and not ep.errored and getattr(task, "family", "") and hasattr(env, "finish_json"):
+            ep.final_state = await env.finish_json()  # read once per step: usually the last step's progress read
     except (asyncio.CancelledError, KeyboardInterrupt):
         raise
     except Exception as e:  # a broken episode is data, not a crash of the whole run

@@ -66,6 +66,7 @@ class SelfImitation:
         self.buffer: OrderedDict[str, tuple[str, list[TrainItem]]] = OrderedDict()  # task id -> (key, items)
         self.recent: dict[str, deque[float]] = defaultdict(lambda: deque(maxlen=window))
         self.rng = random.Random(seed)
+        self.relabelled = 0
 
     def success_rate(self, key: str) -> float:
         r = self.recent.get(key)
@@ -85,20 +86,28 @@ class SelfImitation:
         return items, ReplayStats(items=len(items), episodes=len(weights), buffer=len(self.buffer),
                                   weight=round(statistics.fmean(weights), 4) if weights else 0.0)
 
-    def record(self, groups: Sequence[Sequence[Any]]) -> None:
-        """Count every finished episode toward its family's success rate; keep the successful ones' steps."""
+    def record(self, groups: Sequence[Sequence[Any]], hindsight: Any = None) -> None:
+        """Count every finished episode toward its family's success rate; keep the successful ones' steps, and with
+        ``hindsight`` (``rl.hindsight.Hindsight``) a failed one's as the successes it is for other instances."""
+        self.relabelled = 0
         for e in (e for g in groups for e in g if not e.errored):
             key = success_key(e.task_id)
             self.recent[key].append(float(e.success))
-            if not e.success:
-                continue
-            items = episode_items(e)
-            if not items:
-                continue
-            self.buffer.pop(e.task_id, None)
-            self.buffer[e.task_id] = (key, items)
-            while len(self.buffer) > 1 and self.steps_held > self.capacity:
-                self.buffer.popitem(last=False)
+            if e.success:
+                self._keep(e, key)
+            elif hindsight is not None:
+                for r in hindsight(e):
+                    self.relabelled += self._keep(r, key)
+
+    def _keep(self, e: Any, key: str) -> bool:
+        items = episode_items(e)
+        if not items:
+            return False
+        self.buffer.pop(e.task_id, None)
+        self.buffer[e.task_id] = (key, items)
+        while len(self.buffer) > 1 and self.steps_held > self.capacity:
+            self.buffer.popitem(last=False)
+        return True
 
     @property
     def steps_held(self) -> int:

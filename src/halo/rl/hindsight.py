@@ -1,0 +1,89 @@
+"""Hindsight relabelling (Andrychowicz et al., 2017) of task-family episodes: what an episode did is a success for
+the instance that asked for it.
+
+A one-step family's policy clicks one of 36 controls; 1 in 36 is the link its goal names, but about 1 in 5 opens
+some department, which another training instance of the same family asks for. The family's own grader says which:
+every training instance whose checks all pass on the episode's final ``/finish`` state (the final message left
+empty, so answer-checked families never match). Each such episode is kept, with its goal replaced and its prompts
+rebuilt, as a success of that instance for self-imitation's replay: the agent's own experience read against another
+goal, never a demonstration. Only replies without typed text are relabelled (a ``text: goal`` grammar allows the
+goal's phrases, which another goal need not contain); held-out (test) instances are never a target.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import random
+from functools import lru_cache
+from typing import Any
+
+MAX_CANDIDATES = 256  # training instances checked per episode (a family can have 1,500: a sample of them)
+
+
+@lru_cache(maxsize=64)
+def _train_instances(family: str) -> tuple[Any, ...]:
+    from halo.families import get_family
+
+    return tuple(get_family(family).instances("train"))
+
+
+def achieved(family: str, index: int, state: dict[str, Any], rng: random.Random,
+             limit: int = MAX_CANDIDATES) -> list[Any]:
+    """Training instances of ``family`` other than instance ``index`` whose checks all pass on ``state``."""
+    from halo.families import get_family
+
+    fam = get_family(family)
+    pool = [i for i in _train_instances(family) if i.index != index]
+    if len(pool) > limit:
+        pool = rng.sample(pool, limit)
+    out = []
+    for inst in pool:
+        checks = fam.grade(state, inst.params, "")
+        if checks and all(c.passed for c in checks):
+            out.append(inst)
+    return out
+
+
+def relabel(episode: Any, inst: Any, policy: Any) -> Any | None:
+    """``episode`` as a successful episode of ``inst``: each step's observation gets the new goal, its prompt is
+    rebuilt by ``policy`` and its grammar key recomputed; None where a step cannot be carried over."""
+    from halo.policy.action_space import page_schema
+    from halo.rl.rollout import Episode
+
+    steps = []
+    for st in episode.steps:
+        action = st.sample.action
+        if st.prompt is None or not st.sample.token_ids or action is None or getattr(action, "text", None):
+            return None
+        obs = dataclasses.replace(st.obs, goal=inst.goal, task_id=inst.id)
+        sample = dataclasses.replace(st.sample, prompt_tokens=None)  # the sampler never read this prompt
+        if sample.grammar is not None:
+            sample = dataclasses.replace(sample, grammar=json.dumps(page_schema(obs, policy.prompt_config)))
+        steps.append(dataclasses.replace(st, obs=obs, prompt=policy.build_prompt(obs), sample=sample))
+    if not steps:
+        return None
+    return Episode(id=f"{episode.id}-as-{inst.index}", task_id=inst.id, site=episode.site, steps=steps, success=True)
+
+
+class Hindsight:
+    """Relabels a finished, failed family episode into the successes it is for another training instance."""
+
+    def __init__(self, policy: Any, per_episode: int = 1, seed: int = 0):
+        self.policy, self.per_episode = policy, per_episode
+        self.rng = random.Random(seed)
+
+    def __call__(self, episode: Any) -> list[Any]:
+        from halo.rl.self_imitation import success_key
+
+        state = getattr(episode, "final_state", None)
+        family = success_key(episode.task_id)
+        if episode.success or episode.errored or state is None or family == "*":
+            return []
+        found = achieved(family, int(episode.task_id.rsplit("-", 1)[1]), state, self.rng)
+        out = []
+        for inst in self.rng.sample(found, min(self.per_episode, len(found))):
+            e = relabel(episode, inst, self.policy)
+            if e is not None:
+                out.append(e)
+        return out
