@@ -53,6 +53,7 @@ class Config:
     group: int = 8
     baseline: bool = True  # replay weight 1 - recent success (False: weight 1)
     explore: float = 0.0  # share of samples drawn uniformly over the ids instead of from the policy
+    hindsight: bool = False  # a sampled link that is not the goal's is a success of a goal asking for it (replayed)
 
 
 CONFIGS = {
@@ -69,6 +70,13 @@ CONFIGS = {
     "GRPO + replay 48, 3 goals, weight 1": Config("grpo", replay=48, goals=3, baseline=False),
     "GRPO + replay 24, 2 goals, 20% uniform": Config("grpo", replay=24, goals=2, explore=0.2),
     "GRPO + replay 24, 2 goals, 50% uniform": Config("grpo", replay=24, goals=2, explore=0.5),
+    "supervised, lr 1e-2": Config("sup", entropy=0.0, lr=1e-2),
+    "GRPO + replay 24, 1 goal, 50% uniform": Config("grpo", replay=24, goals=1, explore=0.5),
+    "GRPO + replay 16, 2 goals, 3 epochs, 50% uniform": Config("grpo", replay=16, goals=2, explore=0.5, epochs=3),
+    "GRPO + replay 16 + hindsight, 2 goals, 30% uniform": Config("grpo", replay=16, goals=2, explore=0.3,
+                                                                hindsight=True),
+    "GRPO + replay 48 + hindsight, 2 goals, 2 epochs, 30% uniform": Config("grpo", replay=48, goals=2, explore=0.3,
+                                                                          hindsight=True, epochs=2),
 }
 
 
@@ -135,7 +143,7 @@ def run(name: str, seed: int, samples_max: int, model_root: Path) -> dict:
     while samples < samples_max:
         model.train()
         opt.zero_grad()
-        loss, saved = torch.zeros(()), []
+        loss, saved, replayed = torch.zeros(()), [], []
         for inst in rng.sample(train, GOALS):
             p = dist(inst)
             want = right[inst.params["link"]]
@@ -147,6 +155,12 @@ def run(name: str, seed: int, samples_max: int, model_root: Path) -> dict:
             recent = 0.9 * recent + 0.1 * float(r.mean())
             if r.max() > 0:
                 found[inst.goal] = inst
+            if cfg.hindsight:  # grpo.hindsight: the link opened is what another training goal asks for
+                for a in set(act.tolist()) - {want}:
+                    asks = [i for i in train if right[i.params["link"]] == a and i.goal != inst.goal]
+                    if asks:
+                        other = rng.choice(asks)
+                        found[other.goal] = other
             loss = loss + ent * (p * p.clamp_min(1e-12).log()).sum()
             if r.std() > 0:
                 adv = (r - r.mean()) / (r.std() + 1e-6)
@@ -158,6 +172,7 @@ def run(name: str, seed: int, samples_max: int, model_root: Path) -> dict:
                 inst = found[goal]
                 loss = loss - w * dist(inst)[right[inst.params["link"]]].log()
                 saved.append(None)
+                replayed.append((inst, w))
         samples += per_update
         if objective == "sup" or saved:
             loss.backward()
@@ -172,6 +187,8 @@ def run(name: str, seed: int, samples_max: int, model_root: Path) -> dict:
                 ratio = (p.log()[act] - old).exp()
                 loss = loss + ent * (p * p.clamp_min(1e-12).log()).sum() - torch.minimum(
                     ratio * adv, ratio.clamp(0.8, 1.2) * adv).sum() / GROUP
+            for inst, w in replayed:  # replayed successes learn on the current policy every pass (ratio 1)
+                loss = loss - w * dist(inst)[right[inst.params["link"]]].log()
             loss.backward()
             opt.step()
         step += 1
@@ -186,7 +203,7 @@ def run(name: str, seed: int, samples_max: int, model_root: Path) -> dict:
         for inst in train:
             by_link.setdefault(inst.params["link"], []).append(p_right(inst))
     return {"name": name, "seed": seed, "objective": objective, "lr": lr, "entropy_coef": ent, "epochs": epochs,
-            "lora_rank": rank, "replay": replay, "explore": cfg.explore, "goals_per_update": GOALS,
+            "lora_rank": rank, "replay": replay, "explore": cfg.explore, "hindsight": cfg.hindsight, "goals_per_update": GOALS,
             "group": GROUP if objective == "grpo" else 1,
             "curve": curve, "final_train": curve[-1]["train"], "final_test": curve[-1]["test"],
             "samples_to_0.8_train": crossed, "updates": step,
