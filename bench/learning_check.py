@@ -170,10 +170,15 @@ def plot(result: dict, path: Path) -> None:
     import matplotlib.pyplot as plt
 
     fig, ax = plt.subplots(figsize=(7, 4))
-    for r in result["seeds"]:
+    for i, r in enumerate(result["seeds"]):
         xs = [h["cpu_s"] / 60 for h in r["curve"]]
-        ax.plot(xs, [h["success_rate"] for h in r["curve"]], label=f"seed {r['seed']} (train episodes)")
+        c = f"C{i}"
+        ax.plot(xs, [h["success_rate"] for h in r["curve"]], color=c, alpha=0.6,
+                label=f"seed {r['seed']} (train episodes)")
         ax.axhline(r["random_train"]["success"], ls=":", lw=1, color="grey")
+        if "after_train" in r and xs:  # the measure: sampled success on train instances after training
+            ax.plot([xs[-1]], [r["after_train"]["success"]], marker="o", color=c, ms=8, ls="none",
+                    label=f"seed {r['seed']} after, train instances (sampled)")
     if result.get("max_steps", 1) > 1:  # a 2-4-step family: +30 points over the random policy's train success
         rand = statistics.fmean(r["random_train"]["success"] for r in result["seeds"])
         ax.axhline(rand + 0.3, ls="--", lw=1, color="red", label="target: random + 30 points")
@@ -183,7 +188,7 @@ def plot(result: dict, path: Path) -> None:
     ax.set_ylabel("success rate")
     ax.set_ylim(-0.02, 1.02)
     ax.set_title(f"GRPO from random init: {result['family']} (dotted: random policy)")
-    ax.legend(fontsize=8)
+    ax.legend(fontsize=7, loc="upper left")
     fig.tight_layout()
     fig.savefig(path, dpi=110)
 
