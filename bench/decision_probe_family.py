@@ -10,7 +10,9 @@ then trains LoRA (r8, head trained) on the distribution over 36 single-token ids
   ``epochs`` clipped passes over the same samples (HALO's GRPO on this one decision, without a browser);
 - ``replay``: self-imitation (``grpo.self_imitation``): own past successes replayed each update;
 - ``explore``: that share of the sampled ids drawn uniformly over the 36 (the gradient still on the policy's
-  log-probability): replay alone learns the links it has found to ~0.99 and leaves the others at ~0.
+  log-probability): replay alone learns the links it has found to ~0.99 and leaves the others at ~0;
+- ``hindsight``: a sampled link that is not the goal's is replayed as a success of a goal asking for it
+  (``grpo.hindsight``); replayed successes also learn in every clipped epoch.
 
 Each update draws ``goals`` training goals (6 unless the config says). The curve is P(right id) averaged over the 20 held-out goals and 24
 training goals, against the samples spent (GRPO: goals x group per update). The loop pays one browser episode per
@@ -203,7 +205,8 @@ def run(name: str, seed: int, samples_max: int, model_root: Path) -> dict:
         for inst in train:
             by_link.setdefault(inst.params["link"], []).append(p_right(inst))
     return {"name": name, "seed": seed, "objective": objective, "lr": lr, "entropy_coef": ent, "epochs": epochs,
-            "lora_rank": rank, "replay": replay, "explore": cfg.explore, "hindsight": cfg.hindsight, "goals_per_update": GOALS,
+            "lora_rank": rank, "replay": replay, "explore": cfg.explore, "hindsight": cfg.hindsight,
+            "goals_per_update": GOALS,
             "group": GROUP if objective == "grpo" else 1,
             "curve": curve, "final_train": curve[-1]["train"], "final_test": curve[-1]["test"],
             "samples_to_0.8_train": crossed, "updates": step,

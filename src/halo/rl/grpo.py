@@ -20,12 +20,11 @@ from halo.errors import ConfigError
 from halo.rl.advantages import gigpo_advantages, group_advantages, group_stats, step_advantages
 from halo.rl.curriculum import CurriculumSettings, make_sampler
 from halo.rl.health import check_iteration, check_max_error_share, error_counts
+from halo.rl.hindsight import Hindsight
 from halo.rl.learner import LoRALearner, LoRASettings, OptimSettings, TrainItem, step_item
 from halo.rl.rewards import RewardConfig
 from halo.rl.rollout import Episode, run_group
-from halo.rl.hindsight import Hindsight
 from halo.rl.self_imitation import SelfImitation, check_settings, success_key
-
 
 SAVE_EPISODES = ("sample", "all", "best_worst", "none")
 
