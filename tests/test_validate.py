@@ -172,6 +172,9 @@ def _train(tmp_path, *args: str, config: str | None = None):
     ([], "rewards: {milestones: {gomail: [{name: m, weight: 1, text: '('}]}}", "invalid regex"),
     (["--mode", "qwen3vl_grpo"], "lora: {modules_to_save: [lm_head]}",
      r"a vLLM server hot-loads LoRA adapters only"),
+    (["--mode", "qwen3vl_grpo"], "grpo: {explore: 0.3}", r"grpo\.explore 0\.3: .* needs an in-process \(hf\) mode"),
+    ([], "grpo: {explore: 1.5}", r"explore must be in \[0, 1\)"),
+    ([], "grpo: {hindsight: true}", r"hindsight relabels episodes into self-imitation's buffer"),
 ])
 def test_train_refuses_bad_input_before_any_model_or_run_dir(tmp_path, args, config, match):
     r, dt = _train(tmp_path, *args, config=config)

@@ -86,6 +86,15 @@ class PolicyBackend(ABC):
     def build_prompt(self, obs: Observation) -> Prompt:
         return build_prompt(obs, self.prompt_config)
 
+    def grammar_key(self, obs: Observation) -> str:
+        """The key of the action grammar a constrained reply to ``obs`` is held to (``Completion.grammar``): the page's
+        schema under this prompt config (element ids and goal phrases are the page's and goal's)."""
+        import json
+
+        from halo.policy.action_space import page_schema
+
+        return json.dumps(page_schema(obs, self.prompt_config))
+
     @abstractmethod
     async def complete(self, prompt: Prompt, obs: Observation, n: int, temperature: float) -> list[Completion]:
         """``n`` completions of ``prompt``; ``temperature`` 0 means greedy."""

@@ -188,9 +188,6 @@ class _Explore:
             scores = torch.where(pick[:, None], uniform, scores)
         return scores
 
-    def explored(self, row: int, length: int) -> bool:
-        return any(bool(d[row]) for d in self.drawn[:length])
-
 
 class HFPolicy(PolicyBackend):
     """Qwen3-VL in this process. Generation runs in a worker thread, one call at a time."""
@@ -290,11 +287,6 @@ class HFPolicy(PolicyBackend):
             self._forced = ForcedTokens(self._grammar.tokenizer_info) if self.decoding.jump_forward else None
         return self._grammar
 
-    def _grammar_key(self, obs: Observation) -> str:
-        from halo.policy.action_space import page_schema
-
-        return json.dumps(page_schema(obs, self.prompt_config))  # element ids pinned to this page's when shown
-
     def _logits_processors_for(self, observations: Sequence[Observation]) -> list:
         """The grammar processor for a batch: one compiled grammar per row (each page has its own element ids)."""
         if not self.decoding.constrained:
@@ -302,7 +294,7 @@ class HFPolicy(PolicyBackend):
         import xgrammar as xgr
 
         g = self._tool_grammar()
-        compiled = [g.compile(json.loads(self._grammar_key(o))) for o in observations]
+        compiled = [g.compile(json.loads(self.grammar_key(o))) for o in observations]
         return [_GrammarProcessor(xgr.contrib.hf.LogitsProcessor(compiled if len(compiled) > 1 else compiled[0]),
                                   self._forced)]
 
@@ -394,13 +386,13 @@ class HFPolicy(PolicyBackend):
         if sampling and temperature != 1.0:
             logits = logits / temperature
         lps = torch.log_softmax(logits, -1).gather(-1, seqs.unsqueeze(-1)).squeeze(-1)
-        scores = None
+        scores, drawn = None, None
         if d.constrained:  # the grammar changes the sampling distribution: keep its logprobs beside the model's
             scores = torch.log_softmax(torch.stack(out.scores, 1).float(), -1).gather(
                 -1, seqs.unsqueeze(-1)).squeeze(-1)
             if explorer is not None:  # the policy's masked logprobs of what the uniform draw picked
                 own = logits.gather(-1, seqs.unsqueeze(-1)).squeeze(-1) - torch.stack(explorer.lse, 1)
-                drawn = torch.stack(explorer.drawn, 1)
+                drawn = torch.stack(explorer.drawn, 1)  # (B, T): steps drawn uniformly
                 scores = torch.where(drawn, own, scores)
             scores = scores.tolist()
         results: list[Completion] = []
@@ -413,8 +405,8 @@ class HFPolicy(PolicyBackend):
                            prompt_tokens=int(prompt_lens[min(i, len(prompt_lens) - 1)]))
             if scores is not None:
                 c = dataclasses.replace(c, sampler_logprobs=tuple(scores[i][:len(ids)]),
-                                        grammar=self._grammar_key(rows[i][1]),
-                                        explored=explorer is not None and explorer.explored(i, len(ids)))
+                                        grammar=self.grammar_key(rows[i][1]),
+                                        explored=drawn is not None and bool(drawn[i, :len(ids)].any()))
             results.append(c)
         out_by_req, k = [], 0
         for _, _, n in reqs:

@@ -119,7 +119,7 @@ class OpenAIPolicy(PolicyBackend):
         if "structured_outputs" in body:
             # vLLM masks the logits with the grammar before it reports logprobs: they are of the distribution
             # actually sampled, and the grammar's key lets a learner replay the same mask (as in-process)
-            key = json.dumps(page_schema(obs, self.prompt_config))
+            key = self.grammar_key(obs)
             out = [dataclasses.replace(c, sampler_logprobs=c.logprobs, grammar=key) for c in out]
         return out
 

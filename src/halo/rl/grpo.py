@@ -158,8 +158,9 @@ def explore_metrics(groups: Sequence[Sequence[Episode]]) -> dict[str, Any]:
     an evaluation sees)."""
     eps = [e for g in groups for e in g if not e.errored]
     steps = [st for e in eps for st in e.steps]
-    drawn = [e for e in eps if any(st.sample.explored for st in e.steps)]
-    own = [e for e in eps if not any(st.sample.explored for st in e.steps)]
+    explored = [any(st.sample.explored for st in e.steps) for e in eps]
+    drawn = [e for e, x in zip(eps, explored) if x]
+    own = [e for e, x in zip(eps, explored) if not x]
     return {"share": round(sum(st.sample.explored for st in steps) / len(steps), 4) if steps else 0.0,
             "success_policy": round(statistics.fmean(e.success for e in own), 4) if own else None,
             "success_explored": round(statistics.fmean(e.success for e in drawn), 4) if drawn else None}

@@ -13,7 +13,6 @@ goal's phrases, which another goal need not contain); held-out (test) instances 
 from __future__ import annotations
 
 import dataclasses
-import json
 import random
 from functools import lru_cache
 from typing import Any
@@ -48,7 +47,6 @@ def achieved(family: str, index: int, state: dict[str, Any], rng: random.Random,
 def relabel(episode: Any, inst: Any, policy: Any) -> Any | None:
     """``episode`` as a successful episode of ``inst``: each step's observation gets the new goal, its prompt is
     rebuilt by ``policy`` and its grammar key recomputed; None where a step cannot be carried over."""
-    from halo.policy.action_space import page_schema
     from halo.rl.rollout import Episode
 
     steps = []
@@ -59,7 +57,7 @@ def relabel(episode: Any, inst: Any, policy: Any) -> Any | None:
         obs = dataclasses.replace(st.obs, goal=inst.goal, task_id=inst.id)
         sample = dataclasses.replace(st.sample, prompt_tokens=None)  # the sampler never read this prompt
         if sample.grammar is not None:
-            sample = dataclasses.replace(sample, grammar=json.dumps(page_schema(obs, policy.prompt_config)))
+            sample = dataclasses.replace(sample, grammar=policy.grammar_key(obs))
         steps.append(dataclasses.replace(st, obs=obs, prompt=policy.build_prompt(obs), sample=sample))
     if not steps:
         return None
