@@ -86,7 +86,8 @@ async def one_seed(a, seed: int, tmp: str) -> dict:
                                   "update_epochs": a.update_epochs, "advantage": a.advantage,
                                   "entropy_coef": a.entropy_coef,
                                   "refill_zero_variance": a.refills, "self_imitation": a.self_imitation,
-                                  "explore": a.explore, "hindsight": a.hindsight},
+                                  "explore": a.explore, "explore_adapt": a.explore_adapt,
+                                  "hindsight": a.hindsight},
                   lora_overrides={"rank": a.lora_rank, "alpha": 2 * a.lora_rank,
                                   "modules_to_save": ["lm_head"] if a.train_head else []})
     setup = await setup_grpo(job)
@@ -133,7 +134,8 @@ async def one_seed(a, seed: int, tmp: str) -> dict:
                       f"refills {m['refills']} items {m['train_items']} entropy {m['entropy']:.2f}"
                       + (f" replayed {m['self_imitation']['items']}" if "self_imitation" in m else "")
                       + (f" relabelled {m['self_imitation'].get('relabelled')}" if "self_imitation" in m else "")
-                      + (f" policy-drawn success {m['explore']['success_policy']}" if "explore" in m else ""),
+                      + (f" policy-drawn success {m['explore']['success_policy']} explore {m['explore']['rate']:.2f}"
+                         if "explore" in m else ""),
                       flush=True)
                 if m["cpu_s"] >= a.budget_min * 60:
                     raise Budget()
@@ -220,6 +222,8 @@ def main() -> None:
     p.add_argument("--explore", type=float, default=0.0,
                    help="probability that each choice of a training reply is drawn uniformly among the grammar's "
                         "allowed tokens (GRPOSettings.explore)")
+    p.add_argument("--explore-adapt", action=argparse.BooleanOptionalAction, default=False,
+                   help="scale --explore by each family's recent failure rate (GRPOSettings.explore_adapt)")
     p.add_argument("--eval-instances", type=int, default=24, help="held-out and train instances evaluated")
     p.add_argument("--greedy", action=argparse.BooleanOptionalAction, default=True,
                    help="also evaluate at temperature 0 before and after (reported beside; the target is sampled)")

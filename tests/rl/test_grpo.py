@@ -226,6 +226,31 @@ def test_explore_is_refused_where_replies_are_not_drawn_here():
         check_explore(Server(), object())
 
 
+def test_adaptive_explore_follows_each_familys_failure_rate(tmp_path):
+    """``explore_adapt``: a family that fails explores at the full rate, one the policy now solves 4 times in 5 at a
+    fifth of it, one not yet tried at the full rate; without it every family gets ``explore``."""
+    from types import SimpleNamespace
+
+    from halo.errors import ConfigError
+    from halo.rl.grpo import GRPOTrainer
+    from halo.runs import RunDir
+
+    policy = SimpleNamespace(explore=0.0, decoding=SimpleNamespace(constrained=True))
+    tasks = [SimpleNamespace(id=f"{f}-{i}", family=f) for f in ("a.one", "b.two", "c.three") for i in range(3)]
+    run = RunDir(tmp_path, "r")
+    adapt = GRPOTrainer(policy, None, tasks, GRPOSettings(explore=0.3, explore_adapt=True), run)
+    plain = GRPOTrainer(policy, None, tasks, GRPOSettings(explore=0.3), run)
+    for t in (adapt, plain):
+        t.sampler.record(tasks[0], [False] * 8)
+        t.sampler.record(tasks[3], [True, True, True, True, False] * 2)
+    assert adapt.explore_for(tasks[0]) == pytest.approx(0.3)
+    assert adapt.explore_for(tasks[4]) == pytest.approx(0.06)
+    assert adapt.explore_for(tasks[6]) == pytest.approx(0.3)
+    assert {plain.explore_for(t) for t in tasks} == {0.3}
+    with pytest.raises(ConfigError, match="explore_adapt"):
+        GRPOSettings(explore_adapt=True)
+
+
 def _constrained_tiny_policy(tiny_model):
     """The tiny mode's bounded interface (no reply can be cut off) with forced text emitted (jump_forward)."""
     import torch

@@ -54,6 +54,7 @@ class GRPOSettings:
     self_imitation_capacity: int = 1024  # steps the replay buffer keeps (each with its screenshot), oldest out first
     hindsight: bool = False  # failed family episodes replayed as successes of the instances they achieved (needs SIL)
     explore: float = 0.0  # probability a training reply's choice is drawn uniformly among the grammar's (hf sampler)
+    explore_adapt: bool = False  # explore x (1 - the family's recent success): explore where the policy still fails
 
     def __post_init__(self) -> None:
         if self.advantage not in ("episode", "step", "gigpo"):
@@ -71,6 +72,9 @@ class GRPOSettings:
                               "(e.g. 16) with it")
         if not 0 <= self.explore < 1:
             raise ConfigError(f"explore must be in [0, 1), got {self.explore}")
+        if self.explore_adapt and not self.explore:
+            raise ConfigError("explore_adapt scales grpo.explore by each family's failure rate: set explore > 0 "
+                              "(e.g. 0.3) with it")
         for k in ("iterations", "tasks_per_iteration", "group_size", "max_steps", "checkpoint_every",
                   "update_epochs", "curriculum_window", "save_group_every"):
             if getattr(self, k) < 1:
@@ -204,6 +208,14 @@ class GRPOTrainer:
     def tasks_for(self, it: int) -> list[Any]:
         return self.sampler.draw(self.s.tasks_per_iteration, it)
 
+    def explore_for(self, task: Any) -> float:
+        """``explore``, or with ``explore_adapt`` that times the task family's recent failure rate (the curriculum's
+        window; the full rate before its first episode or without a curriculum): exploration where the policy still
+        fails, the policy's own samples where it succeeds (they are what sharpens it)."""
+        s = self.s
+        p = self.sampler.success(task.family) if s.explore_adapt and hasattr(self.sampler, "success") else None
+        return s.explore if p is None else s.explore * (1.0 - p)
+
     async def iterate(self, it: int, envs: Sequence[Any],
                       on_episode: Callable[[Episode], None] | None = None) -> IterationResult:
         s = self.s
@@ -213,8 +225,7 @@ class GRPOTrainer:
         kw = {"reward_config": self.reward_config, "temperature": s.temperature, "max_steps": s.max_steps}
         if s.hindsight:
             kw["keep_state"] = True
-        if s.explore:
-            self.policy.explore = s.explore  # training rollouts only: evaluation samples the policy itself
+        rates: list[float] = []
         try:
             while queue:
                 if self.rollouts is not None:  # the pending groups at once, spread over the Ray workers
@@ -222,6 +233,9 @@ class GRPOTrainer:
                     batch_groups = await self.rollouts.run_groups(batch, s.group_size, kw)
                 else:
                     batch = [queue.pop(0)]
+                    if s.explore:  # training rollouts only: evaluation samples the policy itself
+                        self.policy.explore = self.explore_for(batch[0])
+                        rates.append(self.policy.explore)
                     batch_groups = [await run_group(envs[:s.group_size], self.policy, batch[0], on_step=None, **kw)]
                 for task, g in zip(batch, batch_groups):
                     groups.append(g)
@@ -276,7 +290,7 @@ class GRPOTrainer:
             if self.hindsight is not None:  # this iteration's failed episodes kept as other instances' successes
                 m["self_imitation"]["relabelled"] = self.replay.relabelled
         if s.explore:
-            m["explore"] = explore_metrics(groups)
+            m["explore"] = {**explore_metrics(groups), "rate": round(statistics.fmean(rates), 4) if rates else 0.0}
         if self.rollouts is not None:
             m["ray"] = self.rollouts.stats.as_dict()
         return IterationResult(iteration=it, episodes=[e for g in groups for e in g], groups=groups, metrics=m)
