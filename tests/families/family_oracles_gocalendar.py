@@ -38,6 +38,11 @@ async def open_week(d, p):
     await d.click("link", date.fromisoformat(p["date"]).strftime("%A, %B %-d, %Y"), exact=True)
 
 
+async def other_day(d, p):
+    await _to_week_of(d, date.fromisoformat(p["date"]))
+    await open_day(d, p)
+
+
 async def delete(d, p):
     eid = p["id"]
     await _to_week_of(d, _event_day(eid))
@@ -86,7 +91,8 @@ async def task(d, p):
     await d.click("button", "Save", exact=True)
 
 
-ORACLES = {"gocalendar.day": open_day, "gocalendar.week": open_week, "gocalendar.delete": delete,
+ORACLES = {"gocalendar.day": open_day, "gocalendar.week": open_week, "gocalendar.otherday": other_day,
+           "gocalendar.delete": delete,
            "gocalendar.move": move, "gocalendar.create": create, "gocalendar.schedule": schedule,
            "gocalendar.task": task}
 
@@ -112,6 +118,7 @@ def _free_day_nearby(p: dict[str, Any]) -> str:
 
 BROWSER_NEAR_MISSES = {
     "gocalendar.day": side_calendar_day,
+    "gocalendar.otherday": side_calendar_day,  # its week shown, not its day
     "gocalendar.create": lambda d, p: create(d, {**p, "date": _free_day_nearby(p)}),
 }
 
@@ -136,6 +143,13 @@ def _set_path(s: dict[str, Any], path: str) -> None:
 
 def nm_day(s, p):
     d = date.fromisoformat(_next_day(p["date"]))
+    _set_path(s, f"/r/day/{d.year}/{d.month}/{d.day}")
+
+
+def nm_otherday(s, p):
+    """The same weekday in the week shown (its header, without moving to the goal's week)."""
+    d = date.fromisoformat(p["date"])
+    d = WEEK[(d.weekday() + 1) % 7]  # the week starts on Sunday
     _set_path(s, f"/r/day/{d.year}/{d.month}/{d.day}")
 
 
@@ -167,7 +181,7 @@ def nm_task(s, p):
     _shift(t, "start", days=1)
 
 
-NEAR_MISSES = {"gocalendar.day": nm_day, "gocalendar.week": nm_week, "gocalendar.delete": nm_delete,
+NEAR_MISSES = {"gocalendar.day": nm_day, "gocalendar.otherday": nm_otherday, "gocalendar.week": nm_week, "gocalendar.delete": nm_delete,
                "gocalendar.move": nm_move, "gocalendar.create": nm_create, "gocalendar.schedule": nm_schedule,
                "gocalendar.task": nm_task}
 

@@ -185,6 +185,59 @@ class OpenWeek(Family):
 
 
 # ---------------------------------------------------------------- a few steps
+NEAR_WEEKS = [WEEK[0] + timedelta(days=i) for i in range(-7, 14) if not 0 <= i < 7]  # the weeks before and after
+
+
+def _other_day_refs() -> list[dict[str, Any]]:
+    """Each day of the weeks before and after the one shown, named by date (nine ways), relative to today (two
+    ways), or by a title, place, note or time found on that day only in the three weeks (single events)."""
+    out = []
+    for d in NEAR_WEEKS:
+        n, wd, ahead = d.day, d.strftime("%A"), d > TODAY
+        delta = abs((d - TODAY).days)
+        rel = (f"{'in' if ahead else ''} {delta} days{'' if ahead else ' ago'}".strip(),
+               f"{wd} {'next' if ahead else 'last'} week")
+        for r in (f"{d.strftime('%B')} {n}", f"{d.strftime('%b')} {n}", f"the {_ordinal(n)}", f"{d.month}/{n}",
+                  f"{d.month}/{n}/{d.year}", d.isoformat(), long_day(d), f"{'next' if ahead else 'last'} {wd}",
+                  d.strftime("%a %b %-d"), *rel):
+            out.append({"date": d.isoformat(), "ref": r})
+    every = pl.occurrences(_SEED, NEAR_WEEKS[0], NEAR_WEEKS[-1])  # the week shown too: a fact must name one day
+    for key, text in _DAY_BY.items():
+        days: dict[str, set[date]] = {}
+        series: set[str] = set()
+        for o in every:
+            v = _fact(o, key)
+            if v:
+                days.setdefault(v, set()).add(o.day)
+                if o.event.get("repeat", "none") != "none":
+                    series.add(v)
+        out += [{"date": min(ds).isoformat(), "ref": text.format(v=v)} for v, ds in sorted(days.items())
+                if len(ds) == 1 and v not in series and min(ds) in NEAR_WEEKS]
+    return out
+
+
+@register
+class OpenOtherDay(Family):
+    """Two clicks, each a choice among ~100 controls: the week of the day (Previous/Next week, or any of its seven
+    dates on the side calendar, which shows that week), then the day's date in the header. The small-target
+    two-step task of GoCalendar: a day view reached on the way to another goal is some instance's success."""
+
+    name, site, steps = "gocalendar.otherday", "gocalendar", "2-4"
+    description = "open the day view of a day in the week before or after the one shown (its week, then its date)"
+
+    def space(self):
+        return _other_day_refs()
+
+    def goal(self, p, rng):
+        return rng.choice(["Open {r} in day view.", "Show me {r} in the day view.", "Switch to the day view of {r}.",
+                           "Open the day view for {r}."]).format(r=p["ref"])
+
+    def check(self, f, p):
+        v = view_shown(f)
+        want = ("day", date.fromisoformat(p["date"]))
+        return [Check("day shown", v == want, f"shown {v}, want {want}"), no_event_changes(f)]
+
+
 def _event_refs() -> list[dict[str, Any]]:
     """Single (non-repeating) events of July 7 - August 3 named by title and day, or by title, time and day, place
     (and day), or note where that names exactly one occurrence of any event: a title, place or note alone must be
