@@ -78,3 +78,25 @@ async def test_near_miss_in_the_browser_fails(name, run_instance):
     inst = sample(name)[1]
     res, _ = await run_instance(inst, BROWSER_NEAR_MISSES[name])
     assert not res.info.grade.success, f"{inst.id}: a near miss passed {res.info.grade.details}"
+
+
+def test_otherday_pays_its_first_click_as_progress():
+    """gocalendar.otherday: the goal's week shown passes one check more than the week shown at the start (the first
+    click's progress reward); only its day view passes all."""
+    from datetime import date
+
+    fam = get_family("gocalendar.otherday")
+    inst = next(i for i in fam.instances("all") if i.params["date"] == "2024-07-23")
+    d = date.fromisoformat(inst.params["date"])
+
+    def shown(path: str) -> dict:
+        return {"initialfinaldiff": {"updated": {"router": {"location": {"pathname": path}}}},
+                "differences": {"events": {"added": {}, "updated": {}, "deleted": {}}}}
+
+    def passed(path: str) -> list[str]:
+        return [c.name for c in fam.grade(shown(path), inst.params) if c.passed]
+
+    assert passed("/") == ["no other event changes"]
+    assert passed("/r/week/2024/7/21") == ["its week shown", "no other event changes"]
+    assert passed(f"/r/day/{d.year}/{d.month}/{d.day}") == ["its week shown", "day shown", "no other event changes"]
+    assert passed("/r/day/2024/7/16") == ["no other event changes"]  # the same weekday, the week shown

@@ -233,9 +233,11 @@ class OpenOtherDay(Family):
                            "Open the day view for {r}."]).format(r=p["ref"])
 
     def check(self, f, p):
-        v = view_shown(f)
-        want = ("day", date.fromisoformat(p["date"]))
-        return [Check("day shown", v == want, f"shown {v}, want {want}"), no_event_changes(f)]
+        """The goal's week shown (week or day view: the first click's milestone, a progress reward), then its day."""
+        v, d = view_shown(f), date.fromisoformat(p["date"])
+        return [Check("its week shown", v is not None and week_start(v[1]) == week_start(d),
+                      f"shown {v}, want the week of {d}"),
+                Check("day shown", v == ("day", d), f"shown {v}, want {('day', d)}"), no_event_changes(f)]
 
 
 def _event_refs() -> list[dict[str, Any]]:
