@@ -5,6 +5,7 @@ and non-family tasks are never relabelled."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import sys
 from pathlib import Path
@@ -101,3 +102,31 @@ def test_hindsight_needs_self_imitation():
     with pytest.raises(ConfigError, match="self_imitation"):
         GRPOSettings(hindsight=True)
     assert GRPOSettings(hindsight=True, self_imitation=4).hindsight
+
+
+def test_an_instance_reached_midway_is_relabelled_up_to_that_step(monkeypatch):
+    """With each step's state kept, an episode that reached another instance's state and went on is that
+    instance's success up to the step that first reached it; an instance reached only at the end takes every
+    step; a step whose state is unknown reaches nothing."""
+    import halo.rl.hindsight as hs
+
+    pol = _policy()
+    a, b, c = get_family(FAMILY).instances("train")[:3]
+    reach = {"mid": [b], "end": [c], "both": [b, c]}
+    monkeypatch.setattr(hs, "achieved", lambda family, index, state, rng, limit=0: reach.get(state["at"], []))
+
+    def episode(states):
+        ep = _episode(pol, a, CLICK, state=states[-1])
+        ep.steps = [dataclasses.replace(ep.steps[0], index=i) for i in range(len(states))]
+        ep.step_states = states
+        return ep
+
+    h = Hindsight(pol, per_episode=2)
+    got = {e.task_id: len(e.steps) for e in h(episode([{"at": "no"}, {"at": "mid"}, {"at": "no"}, {"at": "end"}]))}
+    assert got == {b.id: 2, c.id: 4}
+    got = {e.task_id: len(e.steps) for e in h(episode([{"at": "mid"}, None, {"at": "both"}]))}
+    assert got == {b.id: 1, c.id: 3}
+    assert h(episode([None, {"at": "no"}])) == []
+    ep = episode([{"at": "mid"}, {"at": "no"}])
+    ep.step_states = []  # not kept: the final state only
+    assert h(ep) == []

@@ -3,10 +3,11 @@ the instance that asked for it.
 
 A one-step family's policy clicks one of 36 controls; 1 in 36 is the link its goal names, but about 1 in 5 opens
 some department, which another training instance of the same family asks for. The family's own grader says which:
-every training instance whose checks all pass on the episode's final ``/finish`` state (the final message left
-empty, so answer-checked families never match). Each such episode is kept, with its goal replaced and its prompts
-rebuilt, as a success of that instance for self-imitation's replay: the agent's own experience read against another
-goal, never a demonstration. Only replies without typed text are relabelled (a ``text: goal`` grammar allows the
+every training instance whose checks all pass on the ``/finish`` state after one of the episode's steps (the final
+message left empty, so answer-checked families never match). The episode up to the first step that reached it is
+kept (HER's "future" goals: a multi-step episode that passed through another goal's state and wandered on still
+achieved it), with its goal replaced and its prompts rebuilt, as a success of that instance for self-imitation's
+replay: the agent's own experience read against another goal, never a demonstration. Only replies without typed text are relabelled (a ``text: goal`` grammar allows the
 goal's phrases, which another goal need not contain); held-out (test) instances are never a target.
 """
 
@@ -44,13 +45,14 @@ def achieved(family: str, index: int, state: dict[str, Any], rng: random.Random,
     return out
 
 
-def relabel(episode: Any, inst: Any, policy: Any) -> Any | None:
-    """``episode`` as a successful episode of ``inst``: each step's observation gets the new goal, its prompt is
-    rebuilt by ``policy`` and its grammar key recomputed; None where a step cannot be carried over."""
+def relabel(episode: Any, inst: Any, policy: Any, upto: int | None = None) -> Any | None:
+    """``episode`` (its first ``upto`` steps, all by default) as a successful episode of ``inst``: each step's
+    observation gets the new goal, its prompt is rebuilt by ``policy`` and its grammar key recomputed; None where a
+    step cannot be carried over."""
     from halo.rl.rollout import Episode
 
     steps = []
-    for st in episode.steps:
+    for st in episode.steps[:upto]:
         action = st.sample.action
         if st.prompt is None or not st.sample.token_ids or action is None or getattr(action, "text", None):
             return None
@@ -74,14 +76,22 @@ class Hindsight:
     def __call__(self, episode: Any) -> list[Any]:
         from halo.rl.self_imitation import success_key
 
-        state = getattr(episode, "final_state", None)
         family = success_key(episode.task_id)
-        if episode.success or episode.errored or state is None or family == "*":
+        if episode.success or episode.errored or family == "*":
             return []
-        found = achieved(family, int(episode.task_id.rsplit("-", 1)[1]), state, self.rng)
+        states = list(getattr(episode, "step_states", None) or [])
+        if len(states) != len(episode.steps):  # no state after each step: the final one only
+            states = [None] * (len(episode.steps) - 1) + [getattr(episode, "final_state", None)]
+        index = int(episode.task_id.rsplit("-", 1)[1])
+        first: dict[int, tuple[Any, int]] = {}  # instance -> (instance, steps that reached it first)
+        for k, state in enumerate(states):
+            if state is not None:
+                for inst in achieved(family, index, state, self.rng):
+                    first.setdefault(inst.index, (inst, k + 1))
+        found = sorted(first.values(), key=lambda x: x[0].index)
         out = []
-        for inst in self.rng.sample(found, min(self.per_episode, len(found))):
-            e = relabel(episode, inst, self.policy)
+        for inst, upto in self.rng.sample(found, min(self.per_episode, len(found))):
+            e = relabel(episode, inst, self.policy, upto)
             if e is not None:
                 out.append(e)
         return out

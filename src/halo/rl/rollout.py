@@ -58,6 +58,7 @@ class Episode:
     milestones: tuple[str, ...] = ()
     grade_details: list[dict[str, Any]] | None = None  # REAL's per-script results (or a family's checks)
     final_state: dict[str, Any] | None = None  # a family episode's last /finish JSON, when asked (keep_state)
+    step_states: list[dict[str, Any] | None] = field(default_factory=list)  # after each step, when asked (keep_state)
 
     @property
     def dense_return(self) -> float:
@@ -98,6 +99,7 @@ class Outcome:
     real_reward: float = 0.0
     graded: bool = False
     errored: str | None = None
+    state: dict[str, Any] | None = None  # a task family's /finish JSON after the step (read for its progress)
     grade_details: list[dict[str, Any]] | None = None
 
 
@@ -112,7 +114,8 @@ async def run_episode(env: Any, policy: PolicyBackend, task: Any, *, reward_conf
     the ``unparseable`` penalty, and it counts towards ``max_steps`` (else a babbling policy would never end).
     The whole episode has the env's wall-clock deadline (``episode_timeout_s``, BrowserEnv): past it the episode
     is errored with that reason, whatever it was waiting on (the browser, the site or the policy). ``keep_state``
-    keeps a task family episode's final ``/finish`` JSON on it (hindsight relabelling reads it)."""
+    keeps a task family episode's ``/finish`` JSON after each step and at the end on it (hindsight relabelling
+    reads them)."""
     ep = Episode(id=uuid.uuid4().hex[:12], task_id=task.id, site=getattr(task, "site", ""))
     limit_s = getattr(env, "episode_timeout_s", None)
     t0 = time.perf_counter()
@@ -139,7 +142,7 @@ async def _run_episode(ep: Episode, env: Any, policy: PolicyBackend, task: Any, 
             rewards = DenseRewardCalculator(reward_config)
             match_capture(env, policy)
             obs = await env.reset(task)
-            rewards.set_progress(await _progress(env, task))  # the potential of the start state: only changes pay
+            rewards.set_progress((await _progress(env, task))[0])  # the start potential: only changes pay
         else:
             rewards = copy.deepcopy(start.rewards)
             obs = start.snapshot.obs if start.here else await env.restore(start.snapshot)
@@ -152,6 +155,8 @@ async def _run_episode(ep: Episode, env: Any, policy: PolicyBackend, task: Any, 
             out = await act(env, task, obs, prompt, sample, rewards, i, state_key=key,
                             policy_s=time.perf_counter() - t_s)
             ep.steps.append(out.step)
+            if keep_state:
+                ep.step_states.append(out.state)
             if out.errored:
                 ep.errored, ep.error = True, out.errored
             if out.graded:
@@ -166,7 +171,8 @@ async def _run_episode(ep: Episode, env: Any, policy: PolicyBackend, task: Any, 
                 break
         ep.final_obs = obs
         if keep_state and not ep.errored and getattr(task, "family", "") and hasattr(env, "finish_json"):
-            ep.final_state = await env.finish_json()  # read once per step: usually the last step's progress read
+            last = ep.step_states[-1] if ep.step_states and len(ep.steps) == len(ep.step_states) else None
+            ep.final_state = last if last is not None else await env.finish_json()
     except (asyncio.CancelledError, KeyboardInterrupt):
         raise
     except Exception as e:  # a broken episode is data, not a crash of the whole run
@@ -196,12 +202,12 @@ async def act(env: Any, task: Any, obs: Observation, prompt: Prompt | None, samp
         if res.info.grade is not None:
             graded, success, real_reward = True, res.info.grade.success, res.info.grade.reward
             details = list(res.info.grade.details)
-    progress = await _progress(env, task) if sample.action is not None and not errored else None
+    progress, state = await _progress(env, task) if sample.action is not None and not errored else (None, None)
     r = rewards.compute_reward(obs, sample.action, next_obs, task, done, success, progress)
     step = Step(index=index, obs=obs, prompt=prompt, sample=sample, reward=r, next_url=next_obs.url,
                 error=info_err, timings=timings, state_key=state_key)
     return Outcome(step=step, obs=next_obs, done=done, truncated=truncated, success=success,
-                   real_reward=real_reward, graded=graded, errored=errored, grade_details=details)
+                   real_reward=real_reward, graded=graded, errored=errored, grade_details=details, state=state)
 
 
 def match_capture(env: Any, policy: Any) -> None:
@@ -212,16 +218,17 @@ def match_capture(env: Any, policy: Any) -> None:
         env.screenshot_max_pixels = cfg.max_pixels
 
 
-async def _progress(env: Any, task: Any) -> float | None:
-    """A task family's progress after the step (share of its checks passing on the site's state), else None."""
+async def _progress(env: Any, task: Any) -> tuple[float | None, dict[str, Any] | None]:
+    """A task family's progress after the step (share of its checks passing on the site's state) and that state,
+    else (None, None)."""
     if not getattr(task, "family", "") or not hasattr(env, "finish_json"):
-        return None
+        return None, None
     state = await env.finish_json()
     if state is None:
-        return None
+        return None, None
     from halo.families import progress_of
 
-    return progress_of(task, state)
+    return progress_of(task, state), state
 
 
 def _with_error(obs: Observation, error: str, step: int) -> Observation:
