@@ -209,6 +209,32 @@ def test_explored_replies_are_drawn_uniformly_and_train_on_the_policys_own_logpr
     assert 0 < sum(s.explored for s in some) < 16
 
 
+@pytest.mark.ml
+def test_explore_per_reply_draws_every_choice_of_a_drawn_reply_and_none_of_the_others():
+    """``_Explore(per_reply=True)``: whether a reply is drawn is decided once, so its every choice is uniform and the
+    other replies are wholly the policy's; per choice, a reply mixes both."""
+    import torch
+
+    from halo.policy.hf_backend import _Explore
+
+    def run(per_reply: bool):
+        ex = _Explore(0.5, 1.0, torch.Generator().manual_seed(0), stop_ids=[0], per_reply=per_reply)
+        scores = torch.zeros(64, 8)
+        scores[:, 5:] = float("-inf")  # 4 allowed tokens (0 the stop) at each step
+        scores[:, 1] = 5.0  # the policy's favourite
+        for _ in range(6):
+            out = ex(None, scores.clone())
+        return torch.stack(ex.drawn, 1), out
+
+    drawn, out = run(True)
+    assert 10 < int(drawn[:, 0].sum()) < 54
+    assert bool((drawn == drawn[:, :1]).all())  # each row: all steps drawn or none
+    assert torch.isinf(out[:, 5:]).all() and bool((out[drawn[:, -1], :5] == 0).all())  # uniform over the allowed
+    assert bool((out[~drawn[:, -1], 1] == 5.0).all())  # the others: the policy's own scores
+    mixed, _ = run(False)
+    assert not bool((mixed == mixed[:, :1]).all())
+
+
 def test_explore_is_refused_where_replies_are_not_drawn_here():
     from halo.errors import ConfigError
     from halo.rl.grpo import check_explore
@@ -249,6 +275,8 @@ def test_adaptive_explore_follows_each_familys_failure_rate(tmp_path):
     assert {plain.explore_for(t) for t in tasks} == {0.3}
     with pytest.raises(ConfigError, match="explore_adapt"):
         GRPOSettings(explore_adapt=True)
+    with pytest.raises(ConfigError, match="explore_unit"):
+        GRPOSettings(explore=0.3, explore_unit="token")
 
 
 def _constrained_tiny_policy(tiny_model):

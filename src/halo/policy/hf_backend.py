@@ -165,11 +165,17 @@ class _Explore:
     (1 - share) * policy + share * uniform per choice, so ids the policy's mass has left are still tried while the
     choices it has learned (click, not the final message) mostly stay its own. Each step's normaliser of the masked
     policy distribution is kept: ``sampler_logprobs`` are then the policy's own logprobs of what was drawn, and a
-    trainer's ratio starts at 1 (the policy gradient on the policy's log-probability, as for replayed episodes)."""
+    trainer's ratio starts at 1 (the policy gradient on the policy's log-probability, as for replayed episodes).
+    ``per_reply``: the draw is made once per reply, and a drawn reply takes every choice uniformly while the others
+    are wholly the policy's: a multi-step episode then has whole steps of its own (per choice, a reply of three
+    choices at 0.3 has one drawn in two, and a two-step chain of the policy's would rarely run intact)."""
 
-    def __init__(self, share: float, temperature: float, generator: Any, stop_ids: Sequence[int]):
+    def __init__(self, share: float, temperature: float, generator: Any, stop_ids: Sequence[int],
+                 per_reply: bool = False):
         self.share, self.temperature, self.generator = share, temperature, generator
         self.stop_ids = sorted(stop_ids)  # ending with one stop token or another is no choice
+        self.per_reply = per_reply
+        self.rows: Any = None  # per_reply: (B,) True for the replies drawn uniformly
         self.lse: list[Any] = []  # per generated step: (B,) logsumexp of the masked logits / temperature
         self.drawn: list[Any] = []  # per generated step: (B,) True where a real choice was drawn uniformly
 
@@ -180,7 +186,12 @@ class _Explore:
         allowed = torch.isfinite(scores)
         stops = allowed[:, self.stop_ids].sum(-1)
         options = allowed.sum(-1) - stops + (stops > 0).long()
-        pick = torch.rand(scores.shape[0], generator=self.generator) < self.share
+        if self.per_reply:
+            if self.rows is None:
+                self.rows = torch.rand(scores.shape[0], generator=self.generator) < self.share
+            pick = self.rows
+        else:
+            pick = torch.rand(scores.shape[0], generator=self.generator) < self.share
         pick = pick.to(scores.device) & (options > 1)
         self.drawn.append(pick)
         if bool(pick.any()):
@@ -225,6 +236,7 @@ class HFPolicy(PolicyBackend):
         self._calls = 0
         # share of sampled replies drawn by _Explore (a trainer sets it for its rollouts; evaluation samples at 0)
         self.explore = 0.0
+        self.explore_per_reply = False  # the draw made once per reply, not at each choice (_Explore.per_reply)
         self._explore_gen = None  # torch.Generator, seeded from the decoding seed on first use
         self.max_batch = max_batch
         self.batch_wait_s = 0.01
@@ -366,7 +378,8 @@ class HFPolicy(PolicyBackend):
                 if self._explore_gen is None:
                     self._explore_gen = torch.Generator()
                     self._explore_gen.manual_seed(d.seed if d.seed is not None else random.getrandbits(63))
-                explorer = _Explore(self.explore, temperature, self._explore_gen, self.eos_ids)
+                explorer = _Explore(self.explore, temperature, self._explore_gen, self.eos_ids,
+                                    self.explore_per_reply)
                 procs = procs + [explorer]
             kw: dict[str, Any] = dict(do_sample=sampling, max_new_tokens=d.max_tokens,
                                       num_return_sequences=reqs[0][2] if len(reqs) == 1 else 1,

@@ -55,6 +55,7 @@ class GRPOSettings:
     hindsight: bool = False  # failed family episodes replayed as successes of the instances they achieved (needs SIL)
     explore: float = 0.0  # probability a training reply's choice is drawn uniformly among the grammar's (hf sampler)
     explore_adapt: bool = False  # explore x (1 - the family's recent success): explore where the policy still fails
+    explore_unit: str = "choice"  # choice: each choice drawn with that probability | reply: whole replies drawn
 
     def __post_init__(self) -> None:
         if self.advantage not in ("episode", "step", "gigpo"):
@@ -72,6 +73,8 @@ class GRPOSettings:
                               "(e.g. 16) with it")
         if not 0 <= self.explore < 1:
             raise ConfigError(f"explore must be in [0, 1), got {self.explore}")
+        if self.explore_unit not in ("choice", "reply"):
+            raise ConfigError(f"explore_unit must be 'choice' or 'reply', got {self.explore_unit!r}")
         if self.explore_adapt and not self.explore:
             raise ConfigError("explore_adapt scales grpo.explore by each family's failure rate: set explore > 0 "
                               "(e.g. 0.3) with it")
@@ -234,6 +237,7 @@ class GRPOTrainer:
                 else:
                     batch = [queue.pop(0)]
                     if s.explore:  # training rollouts only: evaluation samples the policy itself
+                        self.policy.explore_per_reply = s.explore_unit == "reply"
                         self.policy.explore = self.explore_for(batch[0])
                         rates.append(self.policy.explore)
                     batch_groups = [await run_group(envs[:s.group_size], self.policy, batch[0], on_step=None, **kw)]
