@@ -94,6 +94,27 @@ def _fact(o: pl.Occurrence, key: str) -> str | None:
     return None if v == "Phone" else v  # "the day I'm at Phone" is no place
 
 
+def _one_day_facts(every: list[pl.Occurrence]) -> dict[str, list[tuple[str, date]]]:
+    """Per kind of fact (``_DAY_BY``'s keys), each fact found among ``every`` on one day only and never of a
+    repeating series, with that day, in the order first met."""
+    out = {}
+    for key in _DAY_BY:
+        days: dict[str, set[date]] = {}
+        series: set[str] = set()
+        for o in every:
+            v = _fact(o, key)
+            if v:
+                days.setdefault(v, set()).add(o.day)
+                if o.event.get("repeat", "none") != "none":
+                    series.add(v)
+        out[key] = [(v, min(ds)) for v, ds in days.items() if len(ds) == 1 and v not in series]
+    return out
+
+
+DAY_VIEW_GOALS = ("Open {r} in day view.", "Show me {r} in the day view.", "Switch to the day view of {r}.",
+                  "Open the day view for {r}.")
+
+
 def _day_refs() -> list[dict[str, Any]]:
     """Each day of the week shown, named by date (nine ways), or by a title, place, note or time found on that day
     only, of a single event or task (a repeating event's "the day of my Design Review" could be any Thursday; its
@@ -104,18 +125,8 @@ def _day_refs() -> list[dict[str, Any]]:
         for r in (d.strftime("%A"), f"July {n}", f"Jul {n}", f"the {_ordinal(n)}", f"7/{n}", f"7/{n}/2024",
                   d.isoformat(), long_day(d), _RELATIVE[(d - TODAY).days]):
             out.append({"date": d.isoformat(), "ref": r})
-    every = pl.occurrences(_SEED, WEEK[0], WEEK[-1])
-    for key, text in _DAY_BY.items():
-        days: dict[str, set[date]] = {}
-        series: set[str] = set()
-        for o in every:
-            v = _fact(o, key)
-            if v:
-                days.setdefault(v, set()).add(o.day)
-                if o.event.get("repeat", "none") != "none":
-                    series.add(v)
-        out += [{"date": min(ds).isoformat(), "ref": text.format(v=v)} for v, ds in days.items()
-                if len(ds) == 1 and v not in series]
+    for key, facts in _one_day_facts(pl.occurrences(_SEED, WEEK[0], WEEK[-1])).items():
+        out += [{"date": d.isoformat(), "ref": _DAY_BY[key].format(v=v)} for v, d in facts]
     out.append({"date": WEEK[-1].isoformat(), "ref": "the last day of this week"})
     return out
 
@@ -131,8 +142,7 @@ class OpenDay(Family):
         return _day_refs()
 
     def goal(self, p, rng):
-        return rng.choice(["Open {r} in day view.", "Show me {r} in the day view.", "Switch to the day view of {r}.",
-                           "Open the day view for {r}."]).format(r=p["ref"])
+        return rng.choice(DAY_VIEW_GOALS).format(r=p["ref"])
 
     def check(self, f, p):
         v = view_shown(f)
@@ -202,17 +212,8 @@ def _other_day_refs() -> list[dict[str, Any]]:
                   d.strftime("%a %b %-d"), *rel):
             out.append({"date": d.isoformat(), "ref": r})
     every = pl.occurrences(_SEED, NEAR_WEEKS[0], NEAR_WEEKS[-1])  # the week shown too: a fact must name one day
-    for key, text in _DAY_BY.items():
-        days: dict[str, set[date]] = {}
-        series: set[str] = set()
-        for o in every:
-            v = _fact(o, key)
-            if v:
-                days.setdefault(v, set()).add(o.day)
-                if o.event.get("repeat", "none") != "none":
-                    series.add(v)
-        out += [{"date": min(ds).isoformat(), "ref": text.format(v=v)} for v, ds in sorted(days.items())
-                if len(ds) == 1 and v not in series and min(ds) in NEAR_WEEKS]
+    for key, facts in _one_day_facts(every).items():
+        out += [{"date": d.isoformat(), "ref": _DAY_BY[key].format(v=v)} for v, d in sorted(facts) if d in NEAR_WEEKS]
     return out
 
 
@@ -229,8 +230,7 @@ class OpenOtherDay(Family):
         return _other_day_refs()
 
     def goal(self, p, rng):
-        return rng.choice(["Open {r} in day view.", "Show me {r} in the day view.", "Switch to the day view of {r}.",
-                           "Open the day view for {r}."]).format(r=p["ref"])
+        return rng.choice(DAY_VIEW_GOALS).format(r=p["ref"])
 
     def check(self, f, p):
         """The goal's week shown (week or day view: the first click's milestone, a progress reward), then its day."""

@@ -7,8 +7,9 @@ every training instance whose checks all pass on the ``/finish`` state after one
 message left empty, so answer-checked families never match). The episode up to the first step that reached it is
 kept (HER's "future" goals: a multi-step episode that passed through another goal's state and wandered on still
 achieved it), with its goal replaced and its prompts rebuilt, as a success of that instance for self-imitation's
-replay: the agent's own experience read against another goal, never a demonstration. Only replies without typed text are relabelled (a ``text: goal`` grammar allows the
-goal's phrases, which another goal need not contain); held-out (test) instances are never a target.
+replay: the agent's own experience read against another goal, never a demonstration. Only replies without typed
+text are relabelled (a ``text: goal`` grammar allows the goal's phrases, which another goal need not contain);
+held-out (test) instances are never a target.
 """
 
 from __future__ import annotations

@@ -242,7 +242,7 @@ class MCTSExplorer:
         rewards = DenseRewardCalculator(self.reward_config)
         match_capture(self.env, self.policy)
         obs = await self.env.reset(self.task)
-        rewards.set_progress((await _progress(self.env, self.task))[0])
+        rewards.set_progress(await _progress(self.env, self.task))
         root = Node(id=next(self._ids), obs=obs, step=0, rewards=rewards, snapshot=await self.env.snapshot())
         self._at = root
         return root

@@ -142,7 +142,7 @@ async def _run_episode(ep: Episode, env: Any, policy: PolicyBackend, task: Any, 
             rewards = DenseRewardCalculator(reward_config)
             match_capture(env, policy)
             obs = await env.reset(task)
-            rewards.set_progress((await _progress(env, task))[0])  # the start potential: only changes pay
+            rewards.set_progress(await _progress(env, task))  # the potential of the start state: only changes pay
         else:
             rewards = copy.deepcopy(start.rewards)
             obs = start.snapshot.obs if start.here else await env.restore(start.snapshot)
@@ -171,7 +171,7 @@ async def _run_episode(ep: Episode, env: Any, policy: PolicyBackend, task: Any, 
                 break
         ep.final_obs = obs
         if keep_state and not ep.errored and getattr(task, "family", "") and hasattr(env, "finish_json"):
-            last = ep.step_states[-1] if ep.step_states and len(ep.steps) == len(ep.step_states) else None
+            last = ep.step_states[-1] if ep.step_states else None  # the last step's progress read
             ep.final_state = last if last is not None else await env.finish_json()
     except (asyncio.CancelledError, KeyboardInterrupt):
         raise
@@ -202,7 +202,7 @@ async def act(env: Any, task: Any, obs: Observation, prompt: Prompt | None, samp
         if res.info.grade is not None:
             graded, success, real_reward = True, res.info.grade.success, res.info.grade.reward
             details = list(res.info.grade.details)
-    progress, state = await _progress(env, task) if sample.action is not None and not errored else (None, None)
+    progress, state = await _family_state(env, task) if sample.action is not None and not errored else (None, None)
     r = rewards.compute_reward(obs, sample.action, next_obs, task, done, success, progress)
     step = Step(index=index, obs=obs, prompt=prompt, sample=sample, reward=r, next_url=next_obs.url,
                 error=info_err, timings=timings, state_key=state_key)
@@ -218,9 +218,9 @@ def match_capture(env: Any, policy: Any) -> None:
         env.screenshot_max_pixels = cfg.max_pixels
 
 
-async def _progress(env: Any, task: Any) -> tuple[float | None, dict[str, Any] | None]:
-    """A task family's progress after the step (share of its checks passing on the site's state) and that state,
-    else (None, None)."""
+async def _family_state(env: Any, task: Any) -> tuple[float | None, dict[str, Any] | None]:
+    """A task family's progress (share of its checks passing on the site's state) and that ``/finish`` state, else
+    (None, None)."""
     if not getattr(task, "family", "") or not hasattr(env, "finish_json"):
         return None, None
     state = await env.finish_json()
@@ -229,6 +229,11 @@ async def _progress(env: Any, task: Any) -> tuple[float | None, dict[str, Any] |
     from halo.families import progress_of
 
     return progress_of(task, state), state
+
+
+async def _progress(env: Any, task: Any) -> float | None:
+    """A task family's progress after the step (share of its checks passing on the site's state), else None."""
+    return (await _family_state(env, task))[0]
 
 
 def _with_error(obs: Observation, error: str, step: int) -> Observation:
