@@ -154,6 +154,8 @@ def check_training(settings: Any, optim: Any, lora: Any, *, allow_group_size_one
     _positive(optim.entropy_coef, "entropy_coef", zero_ok=True)
     _positive(optim.weight_decay, "weight_decay", zero_ok=True)
     _positive(optim.max_tokens, "max_tokens")
+    _positive(optim.pack_rows, "pack_rows")
+    _positive(optim.pack_tokens, "pack_tokens")
     if not all(0 <= b < 1 for b in optim.betas):
         raise ConfigError(f"betas must be two numbers in [0, 1), got {optim.betas}")
     _positive(lora.rank, "lora rank")

@@ -76,6 +76,39 @@ def training_batch(encoded: Any, completions: Sequence[Sequence[int]], pad_id: i
     return TrainingBatch(inputs=inputs, mask_BT=mask[:, 1:].to(dev), prompt_len=P)
 
 
+def packed_batch(encoded: Sequence[Any], completions: Sequence[Sequence[int]], pad_id: int) -> TrainingBatch:
+    """Teacher-forcing batch of rows with prompts of their own (processor outputs, batch 1 each, one per row): the
+    prompts left-padded to one length, as the sampler batches them, so every completion starts at ``prompt_len``;
+    one forward then scores many prompts (a small model's forward costs about the same for 1 row or 16)."""
+    import torch
+
+    if len(encoded) != len(completions) or not encoded:
+        raise ValueError(f"one encoded prompt per completion, got {len(encoded)} and {len(completions)}")
+    if all(e is encoded[0] for e in encoded):
+        return training_batch(encoded[0], completions, pad_id)
+    P = max(e["input_ids"].shape[1] for e in encoded)
+    B, L = len(completions), max(1, max(len(c) for c in completions))
+    ids = torch.full((B, P + L), pad_id, dtype=torch.long)
+    att = torch.zeros((B, P + L), dtype=torch.long)
+    mm = torch.zeros((B, P + L), dtype=torch.long)
+    mask = torch.zeros((B, P + L), dtype=torch.bool)
+    for i, (e, c) in enumerate(zip(encoded, completions)):
+        p = e["input_ids"].shape[1]
+        ids[i, P - p:P] = e["input_ids"][0].cpu()
+        mm[i, P - p:P] = e["mm_token_type_ids"][0].cpu()
+        ids[i, P:P + len(c)] = torch.tensor(list(c), dtype=torch.long)
+        att[i, P - p:P + len(c)] = 1
+        mask[i, P:P + len(c)] = True
+    dev = encoded[0]["input_ids"].device
+    inputs = {"input_ids": ids.to(dev), "attention_mask": att.to(dev), "mm_token_type_ids": mm.to(dev)}
+    if any("pixel_values" in e for e in encoded):
+        if not all("pixel_values" in e for e in encoded):
+            raise ValueError("packed rows must all carry an image or none")
+        inputs["pixel_values"] = torch.cat([e["pixel_values"] for e in encoded])
+        inputs["image_grid_thw"] = torch.cat([e["image_grid_thw"] for e in encoded])
+    return TrainingBatch(inputs=inputs, mask_BT=mask[:, 1:].to(dev), prompt_len=P)
+
+
 def token_logprobs(model: Any, batch: TrainingBatch, temperature: float = 1.0, completion_mask: Any = None,
                    entropy: bool = False):
     """Per-token logprobs of the batch's completions (``logprobs_BT``, zero outside ``mask_BT``). Differentiable:
@@ -84,21 +117,26 @@ def token_logprobs(model: Any, batch: TrainingBatch, temperature: float = 1.0, c
     also the entropy of each position's (masked) distribution, ``(logprobs_BT, entropy_BT)``; a forced token's is 0."""
     import torch
 
-    logits = model(**batch.inputs, use_cache=False).logits[:, :-1].float()
+    # only the positions that predict a completion token get logits (the prompt's hundreds do not: their lm_head,
+    # softmax and entropy were most of a small model's update); the result keeps its [B, T-1] shape, zero before
+    P = batch.prompt_len
+    T = batch.inputs["input_ids"].shape[1]
+    logits = model(**batch.inputs, use_cache=False, logits_to_keep=T - P + 1).logits[:, :-1].float()
     if temperature > 0 and temperature != 1.0:
         logits = logits / temperature
     if completion_mask is not None:
-        P, L = batch.prompt_len, completion_mask.shape[-2]  # [L, V] for every row, or [B, L, V] per row
-        logits = torch.cat([logits[:, :P - 1], logits[:, P - 1:P - 1 + L] + completion_mask.to(logits.device),
-                            logits[:, P - 1 + L:]], dim=1)
-    targets = batch.inputs["input_ids"][:, 1:]
+        L = completion_mask.shape[-2]  # [L, V] for every row, or [B, L, V] per row
+        logits = torch.cat([logits[:, :L] + completion_mask.to(logits.device), logits[:, L:]], dim=1)
+    targets = batch.inputs["input_ids"][:, P:]
     logp = torch.log_softmax(logits, -1)
     lp = logp.gather(-1, targets.unsqueeze(-1)).squeeze(-1)
+    pad = torch.zeros((lp.shape[0], P - 1), dtype=lp.dtype, device=lp.device)
+    mask = batch.mask_BT
     if not entropy:
-        return lp * batch.mask_BT
+        return torch.cat([pad, lp], 1) * mask
     finite = torch.isfinite(logp)  # masked tokens (-inf) add nothing, and no inf * 0 reaches the gradient
     ent = -(logp.exp() * torch.where(finite, logp, torch.zeros_like(logp))).sum(-1)
-    return lp * batch.mask_BT, ent * batch.mask_BT
+    return torch.cat([pad, lp], 1) * mask, torch.cat([pad, ent], 1) * mask
 
 
 VISION_TOKENS = ("<|image_pad|>", "<|video_pad|>", "<|vision_start|>", "<|vision_end|>")

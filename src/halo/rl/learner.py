@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 import os
+from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any, Sequence
 
@@ -75,6 +76,11 @@ class OptimSettings:
     kl_coef: float = 0.0
     entropy_coef: float = 0.0  # bonus on the sampled positions' entropy (grammar-masked): no collapse onto one id
     max_tokens: int = 300  # dr_grpo's constant normaliser
+    # rows per training forward, across prompts (prompts left-padded: packed_batch), and at most this many padded
+    # tokens in one (prompt + reply, times rows): the tiny model's forward costs about the same for 1 row or 16,
+    # an 8B's activations grow with the tokens
+    pack_rows: int = 16
+    pack_tokens: int = 16384
 
 
 @dataclass
@@ -105,6 +111,10 @@ def check_prompt_length(sampler_tokens: int | None, learner_tokens: int) -> None
                           " they differ in the image's visual tokens or the chat template; serve the mode with "
                           "`halo serve-policy --mode M` (it passes the mode's pixel budget to vLLM) and give the "
                           "learner the served model's own directory (--learner-model)")
+
+
+ENCODINGS_KEPT = 256  # prompts whose processor output the learner keeps (an iteration's steps and replays)
+MASK_BYTES_KEPT = 256 * 2 ** 20  # grammar masks kept ([tokens, vocab] floats: ~0.5 MB a tiny reply, 18 MB an 8B's)
 
 
 def _by_prompt(items: Sequence[TrainItem]) -> list[list[TrainItem]]:
@@ -145,6 +155,9 @@ class LoRALearner:
             raise RuntimeError("the LoRA adapter has no trainable parameters; check lora.target_modules")
         o = self.optim_cfg
         self.optimizer = torch.optim.AdamW(self.params, lr=o.lr, betas=o.betas, weight_decay=o.weight_decay)
+        self._encodings: OrderedDict[int, tuple[Prompt, Any]] = OrderedDict()  # id(prompt) -> (prompt, encoding)
+        self._masks: OrderedDict[tuple[str, tuple[int, ...]], Any] = OrderedDict()  # (grammar, ids) -> mask
+        self._mask_bytes = 0
 
     @property
     def trainable_parameters(self) -> int:
@@ -182,38 +195,78 @@ class LoRALearner:
             self.model.eval()
         return stats
 
+    def _encode(self, prompt: Prompt) -> Any:
+        """The processor's output for a prompt, kept for the update's next epochs and for replayed steps (the same
+        Prompt object; it is held, so its id cannot be reused while cached): the processor costs as much as the tiny
+        model's forward."""
+        hit = self._encodings.get(id(prompt))
+        if hit is not None and hit[0] is prompt:
+            self._encodings.move_to_end(id(prompt))
+            return hit[1]
+        enc = self.policy.encode(prompt)
+        self._encodings[id(prompt)] = (prompt, enc)
+        while len(self._encodings) > ENCODINGS_KEPT:
+            self._encodings.popitem(last=False)
+        return enc
+
+    def _grammar_mask(self, grammar: str, token_ids: Sequence[int]) -> Any:
+        """``HFPolicy.grammar_mask``, kept (up to MASK_BYTES_KEPT) for the update's next epochs: replaying the grammar
+        costs a quarter of the tiny model's training forward."""
+        key = (grammar, tuple(token_ids))
+        m = self._masks.get(key)
+        if m is not None:
+            self._masks.move_to_end(key)
+            return m
+        m = self.policy.grammar_mask(grammar, token_ids)
+        self._masks[key] = m
+        self._mask_bytes += m.numel() * m.element_size()
+        while self._mask_bytes > MASK_BYTES_KEPT and self._masks:
+            _, old = self._masks.popitem(last=False)
+            self._mask_bytes -= old.numel() * old.element_size()
+        return m
+
     def _logprobs(self, prompt: Prompt, completions: Sequence[Sequence[int]],
                   grammars: Sequence[str | None], entropy: bool = False) -> tuple[Any, Any, Any]:
-        """(trainer logprobs [B, L] with grad, reference logprobs without adapter or None, mask [B, L]); with
-        ``entropy``, the first is (logprobs, entropies [B, L])."""
+        """(trainer logprobs [B, L] with grad, context for ``_reference``, mask [B, L]) of one prompt's completions;
+        with ``entropy``, the first is (logprobs, entropies [B, L])."""
+        return self._rows_logprobs([(prompt, c, g) for c, g in zip(completions, grammars)], entropy)
+
+    def _rows_logprobs(self, rows: Sequence[tuple[Prompt, Sequence[int], str | None]],
+                       entropy: bool = False) -> tuple[Any, Any, Any]:
+        """``_logprobs`` of rows (prompt, completion, grammar) that may each have their own prompt: one forward
+        (``packed_batch``). The context is (batch, grammar mask, prompt length, completion length, each row's
+        prompt length)."""
         import torch
 
-        from halo.policy.hf_backend import token_logprobs, training_batch
+        from halo.policy.hf_backend import packed_batch, token_logprobs
 
-        batch = training_batch(self.policy.encode(prompt), list(completions), self.policy.pad_id)
+        encoded = [self._encode(p) for p, _, _ in rows]
+        completions = [c for _, c, _ in rows]
+        batch = packed_batch(encoded, completions, self.policy.pad_id)
         P, L = batch.prompt_len, max(len(c) for c in completions)
         gmask = None
-        if any(grammars):
+        if any(g for _, _, g in rows):
             gmask = torch.zeros((len(completions), L, self.model.get_output_embeddings().weight.shape[0]))
-            for r, (c, g) in enumerate(zip(completions, grammars)):
+            for r, (_, c, g) in enumerate(rows):
                 if g:
-                    m = self.policy.grammar_mask(g, c)
+                    m = self._grammar_mask(g, c)
                     gmask[r, :m.shape[0]] = m
         out = token_logprobs(self.model, batch, self.temperature, gmask, entropy=entropy)
         lp = (out[0] if entropy else out)[:, P - 1:P - 1 + L]
         dev = lp.device
         lens = torch.tensor([len(c) for c in completions], device=dev)
         mask = (torch.arange(L, device=dev)[None, :] < lens[:, None]).to(lp.dtype)
+        ctx = (batch, gmask, P, L, [int(e["input_ids"].shape[1]) for e in encoded])
         if entropy:
-            return (lp, out[1][:, P - 1:P - 1 + L]), (batch, gmask, P, L), mask
-        return lp, (batch, gmask, P, L), mask
+            return (lp, out[1][:, P - 1:P - 1 + L]), ctx, mask
+        return lp, ctx, mask
 
     def _reference(self, ctx: Any) -> Any:
         import torch
 
         from halo.policy.hf_backend import token_logprobs
 
-        batch, gmask, P, L = ctx
+        batch, gmask, P, L = ctx[:4]
         with torch.no_grad(), self.model.disable_adapter():
             return token_logprobs(self.model, batch, self.temperature, gmask)[:, P - 1:P - 1 + L]
 
@@ -222,11 +275,11 @@ class LoRALearner:
 
         o = self.optim_cfg
         n = len(items)
-        for group in _by_prompt(items):  # completions of one prompt share a forward (a group's first step)
-            lp, ctx, mask = self._logprobs(group[0].prompt, [it.token_ids for it in group],
-                                           [it.grammar for it in group], entropy=True)
+        for group in self._micro_batches(items):  # rows of several prompts share a forward (packed_batch)
+            lp, ctx, mask = self._rows_logprobs([(it.prompt, it.token_ids, it.grammar) for it in group], entropy=True)
             lp, ent = lp
-            check_prompt_length(group[0].prompt_tokens, ctx[2])
+            for it, p in zip(group, ctx[4]):
+                check_prompt_length(it.prompt_tokens, p)
             L, dev = lp.shape[1], lp.device
             old = torch.tensor([list(it.sampler_logprobs[:len(it.token_ids)]) +
                                 [0.0] * (L - len(it.token_ids)) if not it.replayed else [0.0] * L for it in group],
@@ -239,7 +292,7 @@ class LoRALearner:
                               clip_eps=o.clip_eps,
                               loss_type=o.loss_type, max_tokens=max(o.max_tokens, L), ref_logprobs_BT=ref,
                               kl_coef=o.kl_coef, entropy_BT=ent, entropy_coef=o.entropy_coef)
-            w = len(group) / n  # the loss is a mean over the group's rows; weigh it by its share of items
+            w = len(group) / n  # the loss is a mean over the batch's rows; weigh it by its share of items
             (out.loss * w * weight).backward()
             stats.loss += float(out.loss.detach()) * w * weight
             stats.clip_frac += out.clip_frac * w
@@ -247,6 +300,26 @@ class LoRALearner:
             stats.kl += out.kl * w
             stats.entropy += out.entropy * w
             stats.tokens += int(mask.sum())
+
+    def _micro_batches(self, items: Sequence[TrainItem]) -> list[list[TrainItem]]:
+        """Items in forwards of at most ``pack_rows`` rows and ``pack_tokens`` padded tokens, a prompt's rows
+        together (a group's first step: one image for many replies); a group larger than the limits gets forwards
+        of its own."""
+        o = self.optim_cfg
+        out: list[list[TrainItem]] = []
+        cur: list[TrainItem] = []
+        longest = 0  # the current batch's longest prompt + reply, in tokens
+        for group in _by_prompt(items):
+            for it in group:
+                size = len(self._encode(it.prompt)["input_ids"][0]) + len(it.token_ids)
+                if cur and (len(cur) + 1 > o.pack_rows or (len(cur) + 1) * max(longest, size) > o.pack_tokens):
+                    out.append(cur)
+                    cur, longest = [], 0
+                cur.append(it)
+                longest = max(longest, size)
+        if cur:
+            out.append(cur)
+        return out
 
     def _dpo(self, pairs: Sequence[PreferencePair], beta: float, stats: UpdateStats) -> None:
         import torch
