@@ -63,7 +63,8 @@ async def run(a) -> dict:
                    prompt=prompt_cfg, dtype=a.dtype, device=a.device, max_batch=16)
     learner = LoRALearner(pol, LoRASettings(rank=a.rank, alpha=2 * a.rank, target_modules=tuple(a.targets.split(",")),
                                             modules_to_save=tuple(x for x in a.save.split(",") if x)),
-                          OptimSettings(lr=a.lr, max_tokens=128))
+                          OptimSettings(lr=a.lr, max_tokens=128, pack_rows=a.pack_rows))
+    pol.explore, pol.explore_per_reply = a.explore, a.explore_unit == "reply"
     target = {d: str(11 + i) for i, d in enumerate(DEPTS)}
     curve, gaps, t_sample, t_update = [], [], [], []
     for it in range(a.iterations):
@@ -107,7 +108,8 @@ async def run(a) -> dict:
     mem = torch.cuda.max_memory_allocated() / 2 ** 20 if a.device.startswith("cuda") else None
     return {"device": a.device, "dtype": a.dtype, "constrained": constrained, "lr": a.lr, "epochs": a.epochs,
             "rank": a.rank, "targets": a.targets, "goal_last": a.goal_last, "system": a.system, "hidden": a.hidden,
-            "goals_per_iteration": a.goals, "modules_to_save": a.save,
+            "goals_per_iteration": a.goals, "modules_to_save": a.save, "pack_rows": a.pack_rows,
+            "explore": a.explore, "explore_unit": a.explore_unit,
             "torch": torch.__version__, "gpu": torch.cuda.get_device_name() if a.device.startswith("cuda") else None,
             "success_curve": curve, "first10": statistics.fmean(curve[:10]), "last10": statistics.fmean(curve[-10:]),
             "max_logprob_gap_sampler_vs_learner": max(gaps) if gaps else None,
@@ -130,6 +132,9 @@ def main() -> None:
     p.add_argument("--save", default="", help="modules trained in full beside LoRA (embed_tokens,lm_head)")
     p.add_argument("--rank", type=int, default=8)
     p.add_argument("--targets", default="q_proj,k_proj,v_proj,o_proj")
+    p.add_argument("--pack-rows", type=int, default=16, help="rows per training forward, across prompts")
+    p.add_argument("--explore", type=float, default=0.0, help="share of uniform draws (grpo.explore)")
+    p.add_argument("--explore-unit", default="choice", choices=("choice", "reply"))
     p.add_argument("--no-constrained", dest="constrained", action="store_false")
     p.add_argument("--model-dir", default="/tmp/halo-tiny-learner-check")
     p.add_argument("--out", default=None)
