@@ -87,7 +87,7 @@ async def one_seed(a, seed: int, tmp: str) -> dict:
                                   "entropy_coef": a.entropy_coef,
                                   "refill_zero_variance": a.refills, "self_imitation": a.self_imitation,
                                   "explore": a.explore, "explore_adapt": a.explore_adapt,
-                                  "explore_unit": a.explore_unit,
+                                  "explore_unit": a.explore_unit, "explore_adapt_own": a.explore_adapt_own,
                                   "hindsight": a.hindsight},
                   lora_overrides={"rank": a.lora_rank, "alpha": 2 * a.lora_rank,
                                   "modules_to_save": ["lm_head"] if a.train_head else []})
@@ -225,6 +225,9 @@ def main() -> None:
                         "allowed tokens (GRPOSettings.explore)")
     p.add_argument("--explore-adapt", action=argparse.BooleanOptionalAction, default=False,
                    help="scale --explore by each family's recent failure rate (GRPOSettings.explore_adapt)")
+    p.add_argument("--explore-adapt-own", action=argparse.BooleanOptionalAction, default=False,
+                   help="--explore-adapt on the failure rate of the policy's own (unexplored) episodes "
+                        "(GRPOSettings.explore_adapt_own)")
     p.add_argument("--explore-unit", default="choice", choices=("choice", "reply"),
                    help="draw each choice with --explore's probability, or whole replies (GRPOSettings.explore_unit)")
     p.add_argument("--eval-instances", type=int, default=24, help="held-out and train instances evaluated")

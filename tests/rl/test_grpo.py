@@ -279,6 +279,37 @@ def test_adaptive_explore_follows_each_familys_failure_rate(tmp_path):
         GRPOSettings(explore=0.3, explore_unit="token")
 
 
+def test_adaptive_explore_can_follow_the_policys_own_episodes(tmp_path):
+    """``explore_adapt_own``: the failure rate is that of the family's episodes with no drawn choice (a drawn
+    two-step reply nearly always fails, and counting it kept exploration high); the family's until it has any."""
+    from types import SimpleNamespace
+
+    from halo.errors import ConfigError
+    from halo.rl.grpo import GRPOTrainer
+    from halo.runs import RunDir
+
+    def episode(success: bool, explored: bool, errored: bool = False):
+        step = SimpleNamespace(sample=SimpleNamespace(explored=explored))
+        return SimpleNamespace(success=success, errored=errored, steps=[step, step])
+
+    policy = SimpleNamespace(explore=0.0, decoding=SimpleNamespace(constrained=True))
+    tasks = [SimpleNamespace(id=f"{f}-{i}", family=f) for f in ("a.one", "b.two") for i in range(3)]
+    run = RunDir(tmp_path, "r")
+    own = GRPOTrainer(policy, None, tasks, GRPOSettings(explore=0.3, explore_adapt=True, explore_adapt_own=True), run)
+    fam = GRPOTrainer(policy, None, tasks, GRPOSettings(explore=0.3, explore_adapt=True), run)
+    group = [episode(True, False)] * 3 + [episode(False, False)] + [episode(False, True)] * 4 + \
+        [episode(True, False, errored=True)]
+    for t in (own, fam):
+        t.sampler.record(tasks[0], [e.success for e in group if not e.errored])
+        t.sampler.record(tasks[3], [True, False])
+    own._record_own(tasks[0], group)
+    assert own.explore_for(tasks[0]) == pytest.approx(0.3 * (1 - 3 / 4))  # 3 of the policy's 4 own episodes
+    assert fam.explore_for(tasks[0]) == pytest.approx(0.3 * (1 - 3 / 8))  # 3 of all 8
+    assert own.explore_for(tasks[3]) == pytest.approx(0.15)  # no own episode recorded yet: the family's rate
+    with pytest.raises(ConfigError, match="explore_adapt_own"):
+        GRPOSettings(explore=0.3, explore_adapt_own=True)
+
+
 def _constrained_tiny_policy(tiny_model):
     """The tiny mode's bounded interface (no reply can be cut off) with forced text emitted (jump_forward)."""
     import torch

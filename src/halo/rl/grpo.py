@@ -13,6 +13,7 @@ import asyncio
 import contextlib
 import statistics
 import time
+from collections import deque
 from dataclasses import asdict, dataclass, field
 from typing import Any, Callable, Sequence
 
@@ -56,6 +57,9 @@ class GRPOSettings:
     explore: float = 0.0  # probability a training reply's choice is drawn uniformly among the grammar's (hf sampler)
     explore_adapt: bool = False  # explore x (1 - the family's recent success): explore where the policy still fails
     explore_unit: str = "choice"  # choice: each choice drawn with that probability | reply: whole replies drawn
+    # explore_adapt on the policy's own episodes (no drawn choice): a drawn two-step reply nearly always fails, so the
+    # family's success counting them stays low and keeps exploration high however well the policy does
+    explore_adapt_own: bool = False
 
     def __post_init__(self) -> None:
         if self.advantage not in ("episode", "step", "gigpo"):
@@ -78,6 +82,9 @@ class GRPOSettings:
         if self.explore_adapt and not self.explore:
             raise ConfigError("explore_adapt scales grpo.explore by each family's failure rate: set explore > 0 "
                               "(e.g. 0.3) with it")
+        if self.explore_adapt_own and not self.explore_adapt:
+            raise ConfigError("explore_adapt_own changes which failure rate explore_adapt uses: set explore_adapt "
+                              "with it")
         for k in ("iterations", "tasks_per_iteration", "group_size", "max_steps", "checkpoint_every",
                   "update_epochs", "curriculum_window", "save_group_every"):
             if getattr(self, k) < 1:
@@ -207,6 +214,7 @@ class GRPOTrainer:
         if settings.explore:
             check_explore(policy, rollouts)
         self.hindsight = Hindsight(policy, seed=settings.seed) if settings.hindsight else None
+        self._own: dict[str, deque[bool]] = {}  # family -> recent successes of the policy's own episodes
 
     def tasks_for(self, it: int) -> list[Any]:
         return self.sampler.draw(self.s.tasks_per_iteration, it)
@@ -216,8 +224,19 @@ class GRPOTrainer:
         window; the full rate before its first episode or without a curriculum): exploration where the policy still
         fails, the policy's own samples where it succeeds (they are what sharpens it)."""
         s = self.s
+        own = self._own.get(getattr(task, "family", None)) if s.explore_adapt_own else None
+        if own:  # explore_adapt_own: the policy's own episodes of the family (the family's until it has any)
+            return s.explore * (1.0 - statistics.fmean(own))
         p = self.sampler.success(task.family) if s.explore_adapt and hasattr(self.sampler, "success") else None
         return s.explore if p is None else s.explore * (1.0 - p)
+
+    def _record_own(self, task: Any, group: Sequence[Episode]) -> None:
+        """The successes of the policy's own episodes (no drawn choice) per family, the curriculum's window long."""
+        family = getattr(task, "family", None)
+        if family is None:
+            return
+        window = self._own.setdefault(family, deque(maxlen=self.s.curriculum_window))
+        window.extend(e.success for e in group if not e.errored and not any(st.sample.explored for st in e.steps))
 
     async def iterate(self, it: int, envs: Sequence[Any],
                       on_episode: Callable[[Episode], None] | None = None) -> IterationResult:
@@ -244,6 +263,8 @@ class GRPOTrainer:
                 for task, g in zip(batch, batch_groups):
                     groups.append(g)
                     self.sampler.record(task, [e.success for e in g if not e.errored])
+                    if s.explore_adapt_own:
+                        self._record_own(task, g)
                     if on_episode is not None:
                         for e in g:
                             on_episode(e)
