@@ -1,4 +1,4 @@
-"""Observation builders shared by the policy tests."""
+"""Observation and policy builders shared by the policy and RL tests."""
 
 from __future__ import annotations
 
@@ -29,3 +29,19 @@ def make_obs(**kw) -> Observation:
                 last_actions=("left_click(500, 300)", "type('jane@example.com')"), task_id="test.login")
     base.update(kw)
     return Observation(**base)
+
+
+def constrained_tiny_policy(tiny_model, seed: int = 3):
+    """The tiny mode's bounded interface (no reply can be cut off) with forced text emitted (jump_forward)."""
+    import torch
+
+    from halo.policy.base import DecodingConfig
+    from halo.policy.hf_backend import HFPolicy
+    from halo.policy.prompt import PromptConfig
+
+    torch.set_num_threads(1)
+    return HFPolicy(tiny_model, decoding=DecodingConfig(temperature=1.0, max_tokens=128, constrained=True, seed=seed,
+                                                        jump_forward=True),
+                    prompt=PromptConfig(max_pixels=4096 * 4, min_pixels=4096, actions=("click", "go_back",
+                                        "send_msg_to_user"), elements="visible", text="goal", text_max_chars=24,
+                                        single_tool=True))

@@ -311,19 +311,9 @@ def test_adaptive_explore_can_follow_the_policys_own_episodes(tmp_path):
 
 
 def _constrained_tiny_policy(tiny_model):
-    """The tiny mode's bounded interface (no reply can be cut off) with forced text emitted (jump_forward)."""
-    import torch
+    from policy_helpers import constrained_tiny_policy
 
-    from halo.policy.base import DecodingConfig
-    from halo.policy.hf_backend import HFPolicy
-    from halo.policy.prompt import PromptConfig
-
-    torch.set_num_threads(1)
-    return HFPolicy(tiny_model, decoding=DecodingConfig(temperature=1.0, max_tokens=128, constrained=True, seed=3,
-                                                        jump_forward=True),
-                    prompt=PromptConfig(max_pixels=4096 * 4, min_pixels=4096, actions=("click", "go_back",
-                                        "send_msg_to_user"), elements="visible", text="goal", text_max_chars=24,
-                                        single_tool=True))
+    return constrained_tiny_policy(tiny_model)
 
 
 def _constrained_episode(sample, ret: float, prompt=None) -> Episode:

@@ -18,16 +18,9 @@ GOALS = ("Sign in", "Sign in with jane@example.com and open the inbox", "Open th
 
 
 def _policy(tiny_model):
-    from halo.policy.base import DecodingConfig
-    from halo.policy.hf_backend import HFPolicy
-    from halo.policy.prompt import PromptConfig
+    from policy_helpers import constrained_tiny_policy
 
-    torch.set_num_threads(1)
-    return HFPolicy(tiny_model, decoding=DecodingConfig(temperature=1.0, max_tokens=128, constrained=True, seed=5,
-                                                        jump_forward=True),
-                    prompt=PromptConfig(max_pixels=4096 * 4, min_pixels=4096, actions=("click", "go_back",
-                                        "send_msg_to_user"), elements="visible", text="goal", text_max_chars=24,
-                                        single_tool=True), max_batch=8)
+    return constrained_tiny_policy(tiny_model, seed=5)
 
 
 def _items(policy, per_prompt: int = 3):
@@ -92,7 +85,7 @@ def test_an_update_does_not_depend_on_how_rows_are_packed(tiny_model):
     one, b1, s1, calls, items = _trained(tiny_model, pack_rows=1)
     sixteen, b16, s16, _, _ = _trained(tiny_model, pack_rows=16)
     assert [len(b) for b in b1] == [1] * 9 and [len(b) for b in b16] == [9]
-    four, b4, _, _, _ = _trained(tiny_model, pack_rows=4)
+    _, b4, _, _, _ = _trained(tiny_model, pack_rows=4)
     assert [len(b) for b in b4] == [4, 4, 1]
     assert [it for b in b4 for it in b] == items  # a prompt's rows stay together, in order
     for a, b in zip(s1, s16):
@@ -125,6 +118,6 @@ def test_packing_settings_are_checked():
     from halo.rl.learner import LoRASettings, OptimSettings
     from halo.validate import check_training
 
-    for bad in (dict(pack_rows=0), dict(pack_tokens=0)):
+    for bad in ({"pack_rows": 0}, {"pack_tokens": 0}):
         with pytest.raises(ConfigError, match="pack_"):
             check_training(GRPOSettings(), OptimSettings(**bad), LoRASettings())

@@ -45,7 +45,8 @@ def load_model(path: str | os.PathLike, adapter: str | os.PathLike | None = None
 
 @dataclass
 class TrainingBatch:
-    """Prompt repeated once per completion, completions right-padded; ``mask_BT`` marks completion targets."""
+    """One row per completion, its prompt left-padded to the batch's prompt length and the completion right-padded
+    after it; ``mask_BT`` marks completion targets."""
 
     inputs: dict[str, Any]  # model kwargs: input_ids, attention_mask, mm_token_type_ids, pixel_values, image_grid_thw
     mask_BT: Any  # bool, aligned with input_ids[:, 1:] (the predicted positions)
@@ -54,26 +55,7 @@ class TrainingBatch:
 
 def training_batch(encoded: Any, completions: Sequence[Sequence[int]], pad_id: int) -> TrainingBatch:
     """Teacher-forcing batch for one encoded prompt (processor output, batch 1) and its completions' token ids."""
-    import torch
-
-    P = encoded["input_ids"].shape[1]
-    B, L = len(completions), max(1, max(len(c) for c in completions))
-    ids = torch.full((B, P + L), pad_id, dtype=torch.long)
-    att = torch.zeros((B, P + L), dtype=torch.long)
-    mask = torch.zeros((B, P + L), dtype=torch.bool)
-    for i, c in enumerate(completions):
-        ids[i, :P] = encoded["input_ids"][0]
-        ids[i, P:P + len(c)] = torch.tensor(list(c), dtype=torch.long)
-        att[i, :P + len(c)] = 1
-        mask[i, P:P + len(c)] = True
-    mm = torch.zeros_like(ids)
-    mm[:, :P] = encoded["mm_token_type_ids"][0]
-    dev = encoded["input_ids"].device  # the model's (the prompt was encoded onto it)
-    inputs = {"input_ids": ids.to(dev), "attention_mask": att.to(dev), "mm_token_type_ids": mm.to(dev)}
-    if "pixel_values" in encoded:
-        inputs["pixel_values"] = encoded["pixel_values"].repeat(B, 1)
-        inputs["image_grid_thw"] = encoded["image_grid_thw"].repeat(B, 1)
-    return TrainingBatch(inputs=inputs, mask_BT=mask[:, 1:].to(dev), prompt_len=P)
+    return packed_batch([encoded] * len(completions), completions, pad_id)
 
 
 def packed_batch(encoded: Sequence[Any], completions: Sequence[Sequence[int]], pad_id: int) -> TrainingBatch:
@@ -84,8 +66,6 @@ def packed_batch(encoded: Sequence[Any], completions: Sequence[Sequence[int]], p
 
     if len(encoded) != len(completions) or not encoded:
         raise ValueError(f"one encoded prompt per completion, got {len(encoded)} and {len(completions)}")
-    if all(e is encoded[0] for e in encoded):
-        return training_batch(encoded[0], completions, pad_id)
     P = max(e["input_ids"].shape[1] for e in encoded)
     B, L = len(completions), max(1, max(len(c) for c in completions))
     ids = torch.full((B, P + L), pad_id, dtype=torch.long)
