@@ -88,7 +88,7 @@ async def one_seed(a, seed: int, tmp: str) -> dict:
                                   "refill_zero_variance": a.refills, "self_imitation": a.self_imitation,
                                   "explore": a.explore, "explore_adapt": a.explore_adapt,
                                   "explore_unit": a.explore_unit, "explore_adapt_own": a.explore_adapt_own,
-                                  "hindsight": a.hindsight},
+                                  "hindsight": a.hindsight, "hindsight_per_episode": a.hindsight_per_episode},
                   lora_overrides={"rank": a.lora_rank, "alpha": 2 * a.lora_rank,
                                   "modules_to_save": ["lm_head"] if a.train_head else []})
     setup = await setup_grpo(job)
@@ -220,6 +220,8 @@ def main() -> None:
     p.add_argument("--hindsight", action=argparse.BooleanOptionalAction, default=False,
                    help="failed episodes replayed as successes of the training instances they achieved "
                         "(GRPOSettings.hindsight; needs --self-imitation)")
+    p.add_argument("--hindsight-per-episode", type=int, default=1,
+                   help="instances one failed episode is relabelled for (GRPOSettings.hindsight_per_episode)")
     p.add_argument("--explore", type=float, default=0.0,
                    help="probability that each choice of a training reply is drawn uniformly among the grammar's "
                         "allowed tokens (GRPOSettings.explore)")

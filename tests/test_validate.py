@@ -175,6 +175,8 @@ def _train(tmp_path, *args: str, config: str | None = None):
     (["--mode", "qwen3vl_grpo"], "grpo: {explore: 0.3}", r"grpo\.explore 0\.3: .* needs an in-process \(hf\) mode"),
     ([], "grpo: {explore: 1.5}", r"explore must be in \[0, 1\)"),
     ([], "grpo: {hindsight: true}", r"hindsight relabels episodes into self-imitation's buffer"),
+    ([], "grpo: {hindsight: true, self_imitation: 8, hindsight_per_episode: 0}",
+     r"hindsight_per_episode must be >= 1"),
 ])
 def test_train_refuses_bad_input_before_any_model_or_run_dir(tmp_path, args, config, match):
     r, dt = _train(tmp_path, *args, config=config)

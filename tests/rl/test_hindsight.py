@@ -102,6 +102,19 @@ def test_hindsight_needs_self_imitation():
     with pytest.raises(ConfigError, match="self_imitation"):
         GRPOSettings(hindsight=True)
     assert GRPOSettings(hindsight=True, self_imitation=4).hindsight
+    with pytest.raises(ConfigError, match="hindsight_per_episode must be >= 1"):
+        GRPOSettings(hindsight=True, self_imitation=4, hindsight_per_episode=0)
+
+
+def test_the_trainer_relabels_as_many_instances_per_episode_as_set(tmp_path):
+    from halo.rl.grpo import GRPOTrainer
+    from halo.runs import RunDir
+
+    run = RunDir(tmp_path, "h")
+    s = GRPOSettings(hindsight=True, self_imitation=4, hindsight_per_episode=4)
+    assert GRPOTrainer(None, None, ["t"], s, run).hindsight.per_episode == 4
+    s = GRPOSettings(hindsight=True, self_imitation=4)
+    assert GRPOTrainer(None, None, ["t"], s, run).hindsight.per_episode == 1
 
 
 def test_an_instance_reached_midway_is_relabelled_up_to_that_step(monkeypatch):
