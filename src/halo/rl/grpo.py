@@ -54,7 +54,7 @@ class GRPOSettings:
     self_imitation: int = 0  # own past successful episodes replayed per update, weighted 1 - recent success (0: off)
     self_imitation_capacity: int = 1024  # steps the replay buffer keeps (each with its screenshot), oldest out first
     hindsight: bool = False  # failed family episodes replayed as successes of the instances they achieved (needs SIL)
-    hindsight_per_episode: int = 1  # instances one failed episode is relabelled for (a day view reached serves ~12 goals)
+    hindsight_per_episode: int = 1  # instances one failed episode is relabelled for, drawn among those it reached
     explore: float = 0.0  # probability a training reply's choice is drawn uniformly among the grammar's (hf sampler)
     explore_adapt: bool = False  # explore x (1 - the family's recent success): explore where the policy still fails
     explore_unit: str = "choice"  # choice: each choice drawn with that probability | reply: whole replies drawn
@@ -216,7 +216,8 @@ class GRPOTrainer:
                                     settings.curriculum_window, settings.seed) if settings.self_imitation else None
         if settings.explore:
             check_explore(policy, rollouts)
-        self.hindsight = Hindsight(policy, settings.hindsight_per_episode, settings.seed) if settings.hindsight else None
+        self.hindsight = (Hindsight(policy, settings.hindsight_per_episode, settings.seed) if settings.hindsight
+                          else None)
         self._own: dict[str, deque[bool]] = {}  # family -> recent successes of the policy's own episodes
 
     def tasks_for(self, it: int) -> list[Any]:
