@@ -76,8 +76,6 @@ class GRPOSettings:
         if self.hindsight and not self.self_imitation:
             raise ConfigError("hindsight relabels episodes into self-imitation's buffer: set self_imitation > 0 "
                               "(e.g. 16) with it")
-        if self.hindsight_per_episode < 1:
-            raise ConfigError(f"hindsight_per_episode must be >= 1, got {self.hindsight_per_episode}")
         if not 0 <= self.explore < 1:
             raise ConfigError(f"explore must be in [0, 1), got {self.explore}")
         if self.explore_unit not in ("choice", "reply"):
@@ -89,7 +87,7 @@ class GRPOSettings:
             raise ConfigError("explore_adapt_own changes which failure rate explore_adapt uses: set explore_adapt "
                               "with it")
         for k in ("iterations", "tasks_per_iteration", "group_size", "max_steps", "checkpoint_every",
-                  "update_epochs", "curriculum_window", "save_group_every"):
+                  "update_epochs", "curriculum_window", "save_group_every", "hindsight_per_episode"):
             if getattr(self, k) < 1:
                 raise ConfigError(f"{k} must be >= 1, got {getattr(self, k)}")
         if not 0 < self.discount <= 1:
