@@ -11,7 +11,7 @@ import math
 import os
 from collections import OrderedDict
 from dataclasses import dataclass, field
-from typing import Any, Sequence
+from typing import Any, Literal, Sequence
 
 from halo.policy.prompt import Prompt
 from halo.rl.loss import dpo_loss, policy_loss
@@ -25,6 +25,11 @@ class LoRASettings:
     target_modules: tuple[str, ...] = ("q_proj", "k_proj", "v_proj", "o_proj")
     # modules trained in full beside the adapter and saved with it (PEFT's modules_to_save), e.g. ["lm_head"]
     modules_to_save: tuple[str, ...] = ()
+    # recompute each layer's activations in the backward pass instead of keeping them all: an update's memory then
+    # holds one layer's activations, not every layer's. "auto": on for models over CHECKPOINT_AUTO_PARAMS (an 8B
+    # update of grpo.pack_tokens 16384 ran out of an H100's 80 GB without it, 27 GB with it:
+    # bench/results/learner_scale_cuda.json); off for the tiny model, whose update it would only slow
+    gradient_checkpointing: bool | Literal["auto"] = "auto"
 
 
 @dataclass(frozen=True)
@@ -117,6 +122,25 @@ ENCODINGS_KEPT = 256  # prompts whose processor output the learner keeps (an ite
 MASK_BYTES_KEPT = 256 * 2 ** 20  # grammar masks kept ([tokens, vocab] floats: ~0.5 MB a tiny reply, 18 MB an 8B's)
 
 
+CHECKPOINT_AUTO_PARAMS = 1e9  # lora.gradient_checkpointing "auto": models above this (any real Qwen3-VL, not the tiny)
+
+
+def checkpointing_wanted(setting: bool | str, model: Any) -> bool:
+    if setting == "auto":
+        return sum(p.numel() for p in model.parameters()) > CHECKPOINT_AUTO_PARAMS
+    return bool(setting)
+
+
+def set_gradient_checkpointing(model: Any, on: bool) -> None:
+    """transformers' own checkpointing of the base model's layers (it acts in ``train()`` mode only: sampling is
+    unchanged), non-reentrant, so the frozen inputs of LoRA's layers need no grad hook."""
+    base = model.get_base_model() if hasattr(model, "get_base_model") else model
+    if on:
+        base.gradient_checkpointing_enable(gradient_checkpointing_kwargs={"use_reentrant": False})
+    elif getattr(base, "is_gradient_checkpointing", False):
+        base.gradient_checkpointing_disable()
+
+
 def _by_prompt(items: Sequence[TrainItem]) -> list[list[TrainItem]]:
     """Items grouped by their prompt (the same Prompt object, or an equal one), in first-seen order."""
     groups: dict[int, list[TrainItem]] = {}
@@ -150,6 +174,8 @@ class LoRALearner:
             model = get_peft_model(model, cfg)
             policy.model = model
         self.model = model
+        self.checkpointing = checkpointing_wanted(self.lora.gradient_checkpointing, model)
+        set_gradient_checkpointing(model, self.checkpointing)
         self.params = [p for p in model.parameters() if p.requires_grad]
         if not self.params:
             raise RuntimeError("the LoRA adapter has no trainable parameters; check lora.target_modules")
