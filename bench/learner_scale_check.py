@@ -180,8 +180,9 @@ async def run(a, path: Path) -> dict:
                     if cuda:
                         torch.cuda.synchronize()
                     times.append(time.perf_counter() - t0)
-                row.update(s_per_update=round(statistics.fmean(times[1:] or times), 2), first_s=round(times[0], 2),
-                           s_per_item=round(statistics.fmean(times[1:] or times) / len(items), 3),
+                mean = statistics.fmean(times[1:] or times)  # after the warm-up
+                row.update(s_per_update=round(mean, 2), first_s=round(times[0], 2),
+                           s_per_item=round(mean / len(items), 3),
                            tokens=st.tokens, grad_norm=round(st.grad_norm, 4), peak_gib=peak_gib(a.device))
             except torch.cuda.OutOfMemoryError as e:
                 row.update(oom=str(e).split("\n")[0][:240], peak_gib=peak_gib(a.device))

@@ -41,7 +41,9 @@ def test_checkpointing_gives_the_same_update(tiny_model):
     # recomputed in the backward pass: the checkpointed layer starts once more per training forward (pre-hook: the
     # recomputation stops as soon as it has what the backward needs, before a forward hook would run)
     assert sum(seen1) > sum(seen0) > 0
+    assert len(g0) == len(g1) == 2
     for a, b in zip(g0, g1):
+        assert len(a) == len(b)
         for x, y in zip(a, b):
             assert torch.allclose(x, y, atol=1e-6, rtol=1e-4)
     assert [s.loss for s in s1] == pytest.approx([s.loss for s in s0], abs=1e-6)
@@ -49,20 +51,16 @@ def test_checkpointing_gives_the_same_update(tiny_model):
 
 
 def test_auto_turns_it_on_by_model_size(tiny_model, monkeypatch):
-    from halo.rl import learner as lr
-
-    policy = lr_policy(tiny_model)
-    tiny = lr.LoRALearner(policy, lr.LoRASettings(rank=4, alpha=8))  # "auto": the tiny model stays as it was
-    assert tiny.checkpointing is False and not tiny.model.get_base_model().is_gradient_checkpointing
-    monkeypatch.setattr(lr, "CHECKPOINT_AUTO_PARAMS", 1000)  # as if it were an 8B
-    big = lr.LoRALearner(lr_policy(tiny_model), lr.LoRASettings(rank=4, alpha=8))
-    assert big.checkpointing is True and big.model.get_base_model().is_gradient_checkpointing
-
-
-def lr_policy(tiny_model):
     from test_learner_packing import _policy
 
-    return _policy(tiny_model)
+    from halo.rl import learner as lr
+
+    # "auto", the default: the tiny model stays as it was
+    tiny = lr.LoRALearner(_policy(tiny_model), lr.LoRASettings(rank=4, alpha=8))
+    assert tiny.checkpointing is False and not tiny.model.get_base_model().is_gradient_checkpointing
+    monkeypatch.setattr(lr, "CHECKPOINT_AUTO_PARAMS", 1000)  # as if it were an 8B
+    big = lr.LoRALearner(_policy(tiny_model), lr.LoRASettings(rank=4, alpha=8))
+    assert big.checkpointing is True and big.model.get_base_model().is_gradient_checkpointing
 
 
 def test_checkpointing_setting_is_read_from_rl_config():
