@@ -13,7 +13,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Route
 
-from halo.sites.core import SiteSpec, collection_differences, detailed_diff, session_of
+from halo.sites.core import SessionStore, SiteSpec, collection_differences, detailed_diff, fresh_copy, session_of
 from halo.sites.server import SitesServer
 
 
@@ -130,6 +130,22 @@ def test_many_concurrent_sessions_never_share_state(todo_url):
         assert f["config"]["task_id"] == f"v2.todo-{i}"
         expect = [{"id": "1", "done": True}] if i % 3 == 1 else []
         assert f["differences"]["items"]["updated"] == expect, i
+
+
+def test_sessions_copy_the_seed_deeply_and_forks_copy_the_state():
+    """A session writes its own state only: nested values of the seed, of other sessions and of a fork's source
+    stay as they were (``fresh_copy`` is a deep copy, not a shallow one)."""
+    seed = {"items": {"1": {"done": False, "tags": ["a"]}}, "n": 1}
+    spec = SiteSpec(name="t", seed=lambda task_id: fresh_copy(seed), differences=lambda a, b: {}, routes=[])
+    store = SessionStore(spec)
+    a, b = store.new("x"), store.new("y")
+    a.state["items"]["1"]["tags"].append("b")
+    a.state["items"]["1"]["done"] = True
+    assert a.initial == seed and b.state == seed and b.initial == seed
+    c = store.fork(a)
+    c.state["items"]["1"]["tags"].append("c")
+    assert a.state["items"]["1"]["tags"] == ["a", "b"] and c.state["items"]["1"]["tags"] == ["a", "b", "c"]
+    assert fresh_copy(seed) == seed and fresh_copy(seed)["items"] is not seed["items"]
 
 
 def test_free_ports_for_the_sites_are_distinct():

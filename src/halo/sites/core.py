@@ -23,6 +23,7 @@ import copy
 import hashlib
 import html
 import json
+import pickle
 import re
 import secrets
 import threading
@@ -111,6 +112,12 @@ def collection_differences(before: dict[str, dict], after: dict[str, dict], *, k
 
 
 # ---------------------------------------------------------------- sessions
+def fresh_copy(tree: Any) -> Any:
+    """A deep copy of a state tree (dicts, lists and scalars) by a pickle round trip: ~5x faster than
+    ``copy.deepcopy`` on the sites' seeds, and every episode's ``/config`` copies one (GoCalendar's: 5.5 -> 1.1 ms)."""
+    return pickle.loads(pickle.dumps(tree, pickle.HIGHEST_PROTOCOL))
+
+
 @dataclass
 class Session:
     sid: str
@@ -158,7 +165,7 @@ class SessionStore:
     def new(self, task_id: str | None = None, run_id: str = "0", latency: int = 0) -> Session:
         initial = self.spec.seed(task_id)
         s = Session(sid=secrets.token_hex(12), task_id=task_id, run_id=run_id, latency=latency,
-                    initial=initial, state=copy.deepcopy(initial))
+                    initial=initial, state=fresh_copy(initial))
         if self.spec.on_config is not None:
             self.spec.on_config(s)
         with self._lock:
@@ -171,7 +178,7 @@ class SessionStore:
         """A new session holding a copy of ``src``'s state (BrowserEnv's snapshot/restore): the seed (never
         written after creation) is shared, the state and answers are copied."""
         with src.lock:
-            state, submitted = copy.deepcopy(src.state), list(src.submitted)
+            state, submitted = fresh_copy(src.state), list(src.submitted)
         s = Session(sid=secrets.token_hex(12), task_id=src.task_id, run_id=src.run_id, latency=src.latency,
                     initial=src.initial, state=state, submitted=submitted)
         with self._lock:

@@ -8,12 +8,12 @@ stored in UTC."""
 
 from __future__ import annotations
 
-import copy
 import functools
 import hashlib
 from datetime import date, time
 from typing import Any
 
+from halo.sites.core import fresh_copy
 from halo.sites.gocalendar.timeutil import to_utc_iso
 
 CALENDARS = [
@@ -130,4 +130,4 @@ def _seed_state() -> dict[str, Any]:
 
 def seed(task_id: str | None = None) -> dict[str, Any]:
     """The initial state for any GoCalendar task (one calendar for all of them); a fresh copy each call."""
-    return copy.deepcopy(_seed_state())
+    return fresh_copy(_seed_state())
