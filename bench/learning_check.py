@@ -62,7 +62,17 @@ async def success_on(sampler, tasks, episodes: int, max_steps: int, run, tempera
                                                     temperature=temperature), run)
     m = res.metrics()
     return {"success": m["success_rate"], "episodes": m["episodes"], "errored": m["errored"],
-            "return": m["mean_dense_return"], "validity": m["action_validity"]}
+            "return": m["mean_dense_return"], "validity": m["action_validity"], "per_task": m["per_task"]}
+
+
+def seen_split(per: dict[str, float], rolled: set[str]) -> dict:
+    """Success on the evaluated instances that training rolled out at least once, and on those it never did:
+    whether the policy only knows the instances it practised (memorised) or also the rest of the train split."""
+    out = {}
+    for name, ids in (("seen", [t for t in per if t in rolled]), ("unseen", [t for t in per if t not in rolled])):
+        out[name] = {"instances": len(ids),
+                     "success": round(statistics.fmean(per[t] for t in ids), 4) if ids else None}
+    return out
 
 
 async def one_seed(a, seed: int, tmp: str) -> dict:
@@ -94,6 +104,7 @@ async def one_seed(a, seed: int, tmp: str) -> dict:
     setup = await setup_grpo(job)
     hist: list[dict] = []
     out: dict = {"seed": seed}
+    rolled: set[str] = set()  # instances training rolled out (``by_practice`` splits the train evaluation by them)
     try:
         with SitesServer() as urls:
             test = [t for f in a.family.split(",") for t in resolve_tasks([f"{f}@test:{a.eval_instances}"], "local",
@@ -109,9 +120,12 @@ async def one_seed(a, seed: int, tmp: str) -> dict:
                     kinds.append((f"greedy_{when}", f"greedy_{when}", 0.0))
                 for key, folder, temperature in kinds:
                     for split, tasks_ in (("test", test), ("train", train_eval)):
-                        out[f"{key}_{split}"] = await success_on(setup.sampler, tasks_, 1, a.max_steps,
-                                                                 RunDir(setup.run.path, f"{folder}_{split}"),
-                                                                 temperature)
+                        r = await success_on(setup.sampler, tasks_, 1, a.max_steps,
+                                             RunDir(setup.run.path, f"{folder}_{split}"), temperature)
+                        per = r.pop("per_task")
+                        if when == "after" and split == "train":
+                            r["by_practice"] = seen_split(per, rolled)
+                        out[f"{key}_{split}"] = r
 
             await evaluate("before")
             print(f"seed {seed}: random policy success test {out['random_test']['success']:.2f} "
@@ -120,6 +134,7 @@ async def one_seed(a, seed: int, tmp: str) -> dict:
 
             def on_iteration(res) -> None:
                 m = res.metrics
+                rolled.update(e.task_id for e in res.episodes)
                 m["cpu_s"] = round(cpu_seconds() - c0, 1)
                 m["wall_s"] = round(time.perf_counter() - w0, 1)
                 hist.append({k: m[k] for k in ("iteration", "success_rate", "mean_reward", "frac_reward_zero_std",
@@ -157,12 +172,18 @@ async def one_seed(a, seed: int, tmp: str) -> dict:
     finally:
         await setup.sampler.aclose()
     out["curve"] = hist
+    out["instances_rolled_out"] = len(rolled)
     k = max(1, len(hist) // 5)
     out["last_fifth_train_success"] = statistics.fmean(h["success_rate"] for h in hist[-k:]) if hist else 0.0
     out["first_cpu_s_at_80"] = next((h["cpu_s"] for h in hist if h["success_rate"] >= 0.8), None)
     print(f"seed {seed}: train-instance success {out['random_train']['success']:.2f} -> "
           f"{out['after_train']['success']:.2f}, held-out {out['random_test']['success']:.2f} -> "
           f"{out['after_test']['success']:.2f}, {out['train_cpu_s']:.0f} CPU s, {len(hist)} iterations", flush=True)
+    bp = out.get("after_train", {}).get("by_practice")
+    if bp:
+        print(f"seed {seed}: of the train instances evaluated, {bp['seen']['instances']} were rolled out in training "
+              f"(success {bp['seen']['success']}), {bp['unseen']['instances']} never (success "
+              f"{bp['unseen']['success']}); {len(rolled)} instances rolled out in all", flush=True)
     return out
 
 
