@@ -121,3 +121,23 @@ def test_packing_settings_are_checked():
     for bad in ({"pack_rows": 0}, {"pack_tokens": 0}):
         with pytest.raises(ConfigError, match="pack_"):
             check_training(GRPOSettings(), OptimSettings(**bad), LoRASettings())
+
+
+def test_encodings_are_kept_in_host_memory_within_a_byte_budget(tiny_model, monkeypatch):
+    """The learner keeps prompts' processor output on the host, bounded in bytes (oldest out first), never beyond."""
+    import halo.rl.learner as learner_mod
+    from halo.rl.learner import LoRALearner, LoRASettings
+
+    policy = _policy(tiny_model)
+    items = _items(policy, per_prompt=1)
+    learner = LoRALearner(policy, LoRASettings(rank=4, alpha=8))
+    one = learner._encode(items[0].prompt)
+    size = sum(v.numel() * v.element_size() for v in one.values() if hasattr(v, "numel"))
+    assert size > 0 and all(v.device.type == "cpu" for v in one.values() if hasattr(v, "device"))
+    monkeypatch.setattr(learner_mod, "ENCODING_BYTES_KEPT", int(2.5 * size))
+    for it in items:  # three prompts of about the same size: the first is dropped
+        learner._encode(it.prompt)
+    kept = [e[0] for e in learner._encodings.values()]
+    assert kept == [items[1].prompt, items[2].prompt]
+    assert learner._encoding_bytes == sum(e[2] for e in learner._encodings.values()) <= 2.5 * size
+    assert learner._encode(items[1].prompt) is learner._encodings[id(items[1].prompt)][1]  # a hit: no new encoding

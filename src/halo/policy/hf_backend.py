@@ -58,10 +58,12 @@ def training_batch(encoded: Any, completions: Sequence[Sequence[int]], pad_id: i
     return packed_batch([encoded] * len(completions), completions, pad_id)
 
 
-def packed_batch(encoded: Sequence[Any], completions: Sequence[Sequence[int]], pad_id: int) -> TrainingBatch:
+def packed_batch(encoded: Sequence[Any], completions: Sequence[Sequence[int]], pad_id: int,
+                 device: Any = None) -> TrainingBatch:
     """Teacher-forcing batch of rows with prompts of their own (processor outputs, batch 1 each, one per row): the
     prompts left-padded to one length, as the sampler batches them, so every completion starts at ``prompt_len``;
-    one forward then scores many prompts (a small model's forward costs about the same for 1 row or 16)."""
+    one forward then scores many prompts (a small model's forward costs about the same for 1 row or 16). The batch
+    goes to ``device`` (default: where the first prompt's tensors are)."""
     import torch
 
     if len(encoded) != len(completions) or not encoded:
@@ -79,13 +81,13 @@ def packed_batch(encoded: Sequence[Any], completions: Sequence[Sequence[int]], p
         ids[i, P:P + len(c)] = torch.tensor(list(c), dtype=torch.long)
         att[i, P - p:P + len(c)] = 1
         mask[i, P:P + len(c)] = True
-    dev = encoded[0]["input_ids"].device
+    dev = encoded[0]["input_ids"].device if device is None else device
     inputs = {"input_ids": ids.to(dev), "attention_mask": att.to(dev), "mm_token_type_ids": mm.to(dev)}
     if any("pixel_values" in e for e in encoded):
         if not all("pixel_values" in e for e in encoded):
             raise ValueError("packed rows must all carry an image or none")
-        inputs["pixel_values"] = torch.cat([e["pixel_values"] for e in encoded])
-        inputs["image_grid_thw"] = torch.cat([e["image_grid_thw"] for e in encoded])
+        inputs["pixel_values"] = torch.cat([e["pixel_values"] for e in encoded]).to(dev)
+        inputs["image_grid_thw"] = torch.cat([e["image_grid_thw"] for e in encoded]).to(dev)
     return TrainingBatch(inputs=inputs, mask_BT=mask[:, 1:].to(dev), prompt_len=P)
 
 
@@ -97,25 +99,60 @@ def token_logprobs(model: Any, batch: TrainingBatch, temperature: float = 1.0, c
     also the entropy of each position's (masked) distribution, ``(logprobs_BT, entropy_BT)``; a forced token's is 0."""
     import torch
 
-    # only the positions that predict a completion token get logits (the prompt's hundreds do not: their lm_head,
-    # softmax and entropy were most of a small model's update); the result keeps its [B, T-1] shape, zero before
+    # Only the positions that predict a completion token get logits (the prompt's hundreds do not: their lm_head,
+    # softmax and entropy were most of a small model's update); the result keeps its [B, T-1] shape, zero before.
+    # Under a grammar, a position where it allows one token in every row is no choice: its logprob is 0 (or -inf for
+    # a token it forbids) and its entropy 0 whatever the model says, so its logits are not computed either (a tool
+    # call's syntax is most of a tiny reply's tokens: ~20 of 23).
     P = batch.prompt_len
     T = batch.inputs["input_ids"].shape[1]
-    logits = model(**batch.inputs, use_cache=False, logits_to_keep=T - P + 1).logits[:, :-1].float()
+    targets = batch.inputs["input_ids"][:, P:]
+    L = T - P
+    keep, forced_lp = None, None
+    if completion_mask is not None:
+        cm = completion_mask.to(targets.device)
+        Lm = cm.shape[-2]  # [L, V] for every row, or [B, L, V] per row
+        choice = torch.isfinite(cm).sum(-1) > 1
+        if choice.dim() == 2:
+            choice = choice.any(0)
+        choice = torch.cat([choice[:L], torch.ones(max(0, L - Lm), dtype=torch.bool, device=choice.device)])
+        if not bool(choice.all()):
+            keep = choice.nonzero().flatten()
+            rows = cm if cm.dim() == 3 else cm.expand(targets.shape[0], -1, -1)
+            t = targets[:, :Lm]
+            forced_lp = torch.zeros(targets.shape, device=targets.device)
+            forced_lp[:, :t.shape[1]] = rows[:, :t.shape[1]].gather(-1, t.unsqueeze(-1)).squeeze(-1).float()
+    if keep is None:
+        logits = model(**batch.inputs, use_cache=False, logits_to_keep=L + 1).logits[:, :-1].float()
+        pos = None
+    else:
+        logits = model(**batch.inputs, use_cache=False, logits_to_keep=keep + (P - 1)).logits.float()
+        pos = keep
     if temperature > 0 and temperature != 1.0:
         logits = logits / temperature
     if completion_mask is not None:
-        L = completion_mask.shape[-2]  # [L, V] for every row, or [B, L, V] per row
-        logits = torch.cat([logits[:, :L] + completion_mask.to(logits.device), logits[:, L:]], dim=1)
-    targets = batch.inputs["input_ids"][:, P:]
+        cm = completion_mask.to(logits.device)
+        Lm = cm.shape[-2]
+        if pos is None:
+            logits = torch.cat([logits[:, :Lm] + cm, logits[:, Lm:]], dim=1)
+        else:
+            inside = pos < Lm
+            add = torch.zeros_like(logits)
+            add[:, inside] = cm[..., pos[inside], :].to(add.dtype)
+            logits = logits + add
+    tg = targets if pos is None else targets[:, pos]
     logp = torch.log_softmax(logits, -1)
-    lp = logp.gather(-1, targets.unsqueeze(-1)).squeeze(-1)
+    lp = logp.gather(-1, tg.unsqueeze(-1)).squeeze(-1)
+    if pos is not None:
+        lp = forced_lp.to(lp.dtype).index_copy(1, pos, lp)
     pad = torch.zeros((lp.shape[0], P - 1), dtype=lp.dtype, device=lp.device)
     mask = batch.mask_BT
     if not entropy:
         return torch.cat([pad, lp], 1) * mask
     finite = torch.isfinite(logp)  # masked tokens (-inf) add nothing, and no inf * 0 reaches the gradient
     ent = -(logp.exp() * torch.where(finite, logp, torch.zeros_like(logp))).sum(-1)
+    if pos is not None:
+        ent = torch.zeros(lp.shape, dtype=ent.dtype, device=ent.device).index_copy(1, pos, ent)
     return torch.cat([pad, lp], 1) * mask, torch.cat([pad, ent], 1) * mask
 
 

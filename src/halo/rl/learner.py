@@ -118,7 +118,9 @@ def check_prompt_length(sampler_tokens: int | None, learner_tokens: int) -> None
                           "learner the served model's own directory (--learner-model)")
 
 
-ENCODINGS_KEPT = 256  # prompts whose processor output the learner keeps (an iteration's steps and replays)
+# bytes of prompts' processor output the learner keeps in host memory (an iteration's steps and the replays): a tiny
+# prompt's is ~0.4 MB (its 64 image patches), an 8B's 1280x720 screenshot ~22 MB
+ENCODING_BYTES_KEPT = 2 * 2 ** 30
 MASK_BYTES_KEPT = 256 * 2 ** 20  # grammar masks kept ([tokens, vocab] floats: ~0.5 MB a tiny reply, 18 MB an 8B's)
 
 
@@ -181,7 +183,8 @@ class LoRALearner:
             raise RuntimeError("the LoRA adapter has no trainable parameters; check lora.target_modules")
         o = self.optim_cfg
         self.optimizer = torch.optim.AdamW(self.params, lr=o.lr, betas=o.betas, weight_decay=o.weight_decay)
-        self._encodings: OrderedDict[int, tuple[Prompt, Any]] = OrderedDict()  # id(prompt) -> (prompt, encoding)
+        self._encodings: OrderedDict[int, tuple[Prompt, Any, int]] = OrderedDict()  # id(prompt) -> (prompt, enc, bytes)
+        self._encoding_bytes = 0
         self._masks: OrderedDict[tuple[str, tuple[int, ...]], Any] = OrderedDict()  # (grammar, ids) -> mask
         self._mask_bytes = 0
 
@@ -222,17 +225,21 @@ class LoRALearner:
         return stats
 
     def _encode(self, prompt: Prompt) -> Any:
-        """The processor's output for a prompt, kept for the update's next epochs and for replayed steps (the same
-        Prompt object; it is held, so its id cannot be reused while cached): the processor costs as much as the tiny
-        model's forward."""
+        """The processor's output for a prompt, kept in host memory (up to ENCODING_BYTES_KEPT: not on the GPU, where
+        hundreds of 8B screenshots would take GBs beside the model) for the update's next epochs and for replayed
+        steps (the same Prompt object; it is held, so its id cannot be reused while cached): the processor costs as
+        much as the tiny model's forward."""
         hit = self._encodings.get(id(prompt))
         if hit is not None and hit[0] is prompt:
             self._encodings.move_to_end(id(prompt))
             return hit[1]
-        enc = self.policy.encode(prompt)
-        self._encodings[id(prompt)] = (prompt, enc)
-        while len(self._encodings) > ENCODINGS_KEPT:
-            self._encodings.popitem(last=False)
+        enc = self.policy.encode(prompt).to("cpu")
+        size = sum(v.numel() * v.element_size() for v in enc.values() if hasattr(v, "numel"))
+        self._encodings[id(prompt)] = (prompt, enc, size)
+        self._encoding_bytes += size
+        while self._encoding_bytes > ENCODING_BYTES_KEPT and len(self._encodings) > 1:
+            _, (_, _, old) = self._encodings.popitem(last=False)
+            self._encoding_bytes -= old
         return enc
 
     def _grammar_mask(self, grammar: str, token_ids: Sequence[int]) -> Any:
@@ -268,7 +275,7 @@ class LoRALearner:
 
         encoded = [self._encode(p) for p, _, _ in rows]
         completions = [c for _, c, _ in rows]
-        batch = packed_batch(encoded, completions, self.policy.pad_id)
+        batch = packed_batch(encoded, completions, self.policy.pad_id, device=self.policy.device)
         P, L = batch.prompt_len, max(len(c) for c in completions)
         gmask = None
         if any(g for _, _, g in rows):
