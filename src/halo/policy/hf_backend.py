@@ -108,31 +108,27 @@ def token_logprobs(model: Any, batch: TrainingBatch, temperature: float = 1.0, c
     T = batch.inputs["input_ids"].shape[1]
     targets = batch.inputs["input_ids"][:, P:]
     L = T - P
-    keep, forced_lp = None, None
-    if completion_mask is not None:
-        cm = completion_mask.to(targets.device)
-        Lm = cm.shape[-2]  # [L, V] for every row, or [B, L, V] per row
+    cm = None if completion_mask is None else completion_mask.to(targets.device)
+    Lm = 0 if cm is None else cm.shape[-2]  # [L, V] for every row, or [B, L, V] per row
+    pos, forced_lp = None, None  # the completion positions whose logits are computed (None: all of them)
+    if cm is not None:
         choice = torch.isfinite(cm).sum(-1) > 1
         if choice.dim() == 2:
             choice = choice.any(0)
         choice = torch.cat([choice[:L], torch.ones(max(0, L - Lm), dtype=torch.bool, device=choice.device)])
         if not bool(choice.all()):
-            keep = choice.nonzero().flatten()
+            pos = choice.nonzero().flatten()
+            n = min(L, Lm)
             rows = cm if cm.dim() == 3 else cm.expand(targets.shape[0], -1, -1)
-            t = targets[:, :Lm]
             forced_lp = torch.zeros(targets.shape, device=targets.device)
-            forced_lp[:, :t.shape[1]] = rows[:, :t.shape[1]].gather(-1, t.unsqueeze(-1)).squeeze(-1).float()
-    if keep is None:
+            forced_lp[:, :n] = rows[:, :n].gather(-1, targets[:, :n].unsqueeze(-1)).squeeze(-1).float()
+    if pos is None:
         logits = model(**batch.inputs, use_cache=False, logits_to_keep=L + 1).logits[:, :-1].float()
-        pos = None
     else:
-        logits = model(**batch.inputs, use_cache=False, logits_to_keep=keep + (P - 1)).logits.float()
-        pos = keep
+        logits = model(**batch.inputs, use_cache=False, logits_to_keep=pos + (P - 1)).logits.float()
     if temperature > 0 and temperature != 1.0:
         logits = logits / temperature
-    if completion_mask is not None:
-        cm = completion_mask.to(logits.device)
-        Lm = cm.shape[-2]
+    if cm is not None:
         if pos is None:
             logits = torch.cat([logits[:, :Lm] + cm, logits[:, Lm:]], dim=1)
         else:
