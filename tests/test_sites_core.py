@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import html
 import json
 import re
@@ -148,10 +149,34 @@ def test_sessions_copy_the_seed_deeply_and_forks_copy_the_state():
     assert fresh_copy(seed) == seed and fresh_copy(seed)["items"] is not seed["items"]
 
 
-def test_free_ports_for_the_sites_are_distinct():
-    """Each site of a SitesServer on free ports gets its own (a probe released early could be handed out twice)."""
-    from halo.sites.server import _free_ports
+def test_site_ports_are_held_from_the_pick_until_the_server_serves():
+    """Each site's port is bound when it is picked and handed to uvicorn as a socket: nothing else (another run's
+    server, a client's ephemeral source port) can take it in between (a probe released before uvicorn bound it lost
+    its port to a run started at the same moment). Ports are distinct, and a fixed port in use is a clear error that
+    leaves none of the other sites' ports bound."""
+    import socket
 
-    for _ in range(2000):  # probes released one by one gave a duplicate in ~3 of 2,000 sets (measured)
-        ports = _free_ports("127.0.0.1", 11)
-        assert len(set(ports)) == 11 and all(p > 0 for p in ports)
+    from halo.sites.server import _servers
+
+    servers = _servers([TODO, dataclasses.replace(TODO, name="gomail")], "127.0.0.1", None, "warning")
+    try:
+        ports = [srv.config.port for srv, _ in servers.values()]
+        assert len(set(ports)) == 2 and all(p > 0 for p in ports)
+        for p in ports:
+            with socket.socket() as probe, pytest.raises(OSError):
+                probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+                probe.bind(("127.0.0.1", p))
+    finally:
+        for _, sock in servers.values():
+            sock.close()
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        base = taken.getsockname()[1] - 2  # gocalendar's offset: gomail (+1) is bound first, then gocalendar fails
+        specs = [dataclasses.replace(TODO, name="gomail"), dataclasses.replace(TODO, name="gocalendar")]
+        with pytest.raises(RuntimeError, match=rf"cannot listen on 127.0.0.1:{base + 2} \(gocalendar\)"):
+            _servers(specs, "127.0.0.1", base, "warning")
+        with socket.socket() as again:  # gomail's port was released with the error
+            again.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            again.bind(("127.0.0.1", base + 1))

@@ -72,7 +72,7 @@ def register(app: typer.Typer) -> None:
             asyncio.run(serve(chosen, host=host, port=port, log_level=log_level))
         except KeyboardInterrupt:
             pass
-        except (OSError, SystemExit) as e:  # uvicorn exits when a port is taken
+        except (OSError, RuntimeError, SystemExit) as e:  # a port taken since busy_ports looked
             if isinstance(e, SystemExit) and not e.code:
                 raise
             console.print(f"[red]cannot serve on {host} from base port {port} ({e})[/red]: a port is in use; "

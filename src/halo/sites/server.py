@@ -7,7 +7,6 @@ and for jobs that need sites for their own lifetime (``with SitesServer() as url
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import importlib
 import socket
 import threading
@@ -26,28 +25,45 @@ def load_spec(name: str) -> SiteSpec:
     return importlib.import_module(f"halo.sites.{name}").SPEC
 
 
-def _free_ports(host: str, n: int) -> list[int]:
-    """``n`` distinct free ports: every probe socket stays bound until all are picked (one released at once could be
-    handed out again: two sites on one port, seen in CI)."""
-    with contextlib.ExitStack() as stack:
-        socks = [stack.enter_context(socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET))
-                 for _ in range(n)]
-        for s in socks:
-            s.bind((host, 0))
-        return [s.getsockname()[1] for s in socks]
+def _listen_socket(host: str, port: int) -> socket.socket:
+    """A socket bound to ``host:port`` (0: a free port), as uvicorn binds (SO_REUSEADDR). The server is handed the
+    socket itself: a port probed and released before uvicorn binds it can be taken meanwhile, by another run's
+    server or by any client's outgoing connection (ephemeral source ports share the range), as three learning
+    checks started at once showed."""
+    s = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET, socket.SOCK_STREAM)
+    try:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        s.bind((host, port))
+        s.listen(2048)  # listening at once: only then does the port refuse another SO_REUSEADDR bind (Linux)
+    except OSError:
+        s.close()
+        raise
+    return s
 
 
-def _servers(sites: Iterable[str | SiteSpec], host: str, port: int | None, log_level: str) -> dict[str, uvicorn.Server]:
-    out = {}
+def _servers(sites: Iterable[str | SiteSpec], host: str, port: int | None,
+             log_level: str) -> dict[str, tuple[uvicorn.Server, socket.socket]]:
+    """A uvicorn server per site with its bound socket; every socket is bound before any server starts, and all are
+    closed again if one cannot be bound (a fixed port in use)."""
     specs = [site if isinstance(site, SiteSpec) else load_spec(site) for site in sites]
-    free = _free_ports(host, len(specs)) if port is None else []
-    for i, spec in enumerate(specs):
-        p = site_port(spec.name, port) if port is not None else free[i]
-        # keep-alive well past the browsers' idle reuse: a socket the server closes as a request reuses it is an
-        # ECONNRESET for that request (uvicorn's default is 5 s)
-        cfg = uvicorn.Config(build_app(spec), host=host, port=p, log_level=log_level, access_log=False,
-                             lifespan="off", timeout_keep_alive=75)
-        out[spec.name] = uvicorn.Server(cfg)
+    out: dict[str, tuple[uvicorn.Server, socket.socket]] = {}
+    try:
+        for spec in specs:
+            want = site_port(spec.name, port) if port is not None else 0
+            try:
+                sock = _listen_socket(host, want)
+            except OSError as e:
+                raise RuntimeError(f"REAL-local cannot listen on {host}:{want} ({spec.name}): "
+                                   f"{e.strerror or e}; pick another base port (`halo sites --port`)") from e
+            # keep-alive well past the browsers' idle reuse: a socket the server closes as a request reuses it is an
+            # ECONNRESET for that request (uvicorn's default is 5 s)
+            cfg = uvicorn.Config(build_app(spec), host=host, port=sock.getsockname()[1], log_level=log_level,
+                                 access_log=False, lifespan="off", timeout_keep_alive=75)
+            out[spec.name] = (uvicorn.Server(cfg), sock)
+    except BaseException:
+        for _, sock in out.values():
+            sock.close()
+        raise
     return out
 
 
@@ -70,7 +86,7 @@ async def serve(sites: Iterable[str] = SITE_NAMES, host: str = DEFAULT_HOST, por
                 log_level: str = "warning") -> None:
     """Serve the given sites until cancelled (``halo sites``)."""
     servers = _servers(sites, host, port, log_level)
-    await asyncio.gather(*(s.serve() for s in servers.values()))
+    await asyncio.gather(*(s.serve(sockets=[sock]) for s, sock in servers.values()))
 
 
 class SitesServer:
@@ -83,18 +99,18 @@ class SitesServer:
         self.host = host
         self.port = port
         self.log_level = log_level
-        self._servers: dict[str, uvicorn.Server] = {}
+        self._servers: dict[str, tuple[uvicorn.Server, socket.socket]] = {}
         self._thread: threading.Thread | None = None
         self.urls: dict[str, str] = {}
 
     def start(self) -> dict[str, str]:
         self._servers = _servers(self.sites, self.host, self.port, self.log_level)
-        for s in self._servers.values():
+        for s, _ in self._servers.values():
             s.install_signal_handlers = lambda: None  # type: ignore[method-assign]  # not the main thread
-        self.urls = {n: f"http://{self.host}:{s.config.port}" for n, s in self._servers.items()}
+        self.urls = {n: f"http://{self.host}:{s.config.port}" for n, (s, _) in self._servers.items()}
 
         async def main() -> None:
-            await asyncio.gather(*(s.serve() for s in self._servers.values()))
+            await asyncio.gather(*(s.serve(sockets=[sock]) for s, sock in self._servers.values()))
 
         def run() -> None:
             asyncio.run(main())
@@ -102,10 +118,9 @@ class SitesServer:
         self._thread = threading.Thread(target=run, name="halo-sites", daemon=True)
         self._thread.start()
         deadline = 200
-        while deadline and not all(s.started for s in self._servers.values()):
+        while deadline and not all(s.started for s, _ in self._servers.values()):
             if not self._thread.is_alive():
-                raise RuntimeError(f"REAL-local failed to start on {self.host} (ports {list(self.urls.values())} "
-                                   f"in use?); pick another base port (`halo sites --port`)")
+                raise RuntimeError(f"REAL-local failed to start on {self.host} ({list(self.urls.values())})")
             threading.Event().wait(0.05)
             deadline -= 1
         if not deadline:
@@ -113,13 +128,13 @@ class SitesServer:
         return self.urls
 
     def stop(self) -> None:
-        for s in self._servers.values():
+        for s, _ in self._servers.values():
             s.should_exit = True
         if self._thread is not None:
             self._thread.join(timeout=10)
 
     def app(self, site: str):
-        return self._servers[site].config.app
+        return self._servers[site][0].config.app
 
     def __enter__(self) -> dict[str, str]:
         return self.start()
