@@ -7,7 +7,6 @@ from __future__ import annotations
 import math
 
 import pytest
-
 from policy_helpers import constrained_tiny_policy, make_obs
 
 pytestmark = [pytest.mark.ml, pytest.mark.usefixtures("one_torch_thread")]
