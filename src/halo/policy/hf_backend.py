@@ -506,28 +506,39 @@ class HFPolicy(PolicyBackend):
                 procs = procs + [sampler]
             # generate runs greedy: _Sampler draws the token. Explicit values override a hub generation_config
             # (Qwen's top_k=20, top_p=0.8, ...): RL needs the distribution the logprobs describe
-            kw: dict[str, Any] = dict(do_sample=False, max_new_tokens=d.max_tokens,
+            gp = next((q for q in procs if isinstance(q, _GrammarProcessor)), None)
+            prefix = self._forced_prefix(gp, len(rows), d.max_tokens - 1) if gp is not None else []
+            k = len(prefix)
+            kw: dict[str, Any] = dict(do_sample=False, max_new_tokens=d.max_tokens - k,
                                       output_logits=True, output_scores=d.constrained and sampler is None,
                                       return_dict_in_generate=True, pad_token_id=self.pad_id,
                                       logits_processor=LogitsProcessorList(procs), temperature=None, top_p=None,
                                       top_k=None, repetition_penalty=1.0)
+            pre_logits = None
+            if k:  # the forced opening in one forward (the prompt's), generate goes on from its cache
+                enc, pre_logits = self._prefill_prefix(enc, prefix)
             out = self.model.generate(**enc, **kw)
-        seqs = out.sequences[:, P:]
+        seqs = out.sequences[:, P:]  # the prefix (if any) and what generate added
         logits = torch.stack(out.logits, 1).float()  # raw logits, before any processor (B, T, V)
+        if pre_logits is not None:
+            logits = torch.cat([pre_logits, logits], 1)
         if sampling and temperature != 1.0:
             logits = logits / temperature
         lps = torch.log_softmax(logits, -1).gather(-1, seqs.unsqueeze(-1)).squeeze(-1)
         scores, drawn = None, None
         if d.constrained:  # the grammar changes the sampling distribution: keep its logprobs beside the model's
+            gen = seqs[:, k:]
             if sampler is not None:
                 scores = torch.stack(sampler.logprobs, 1)
             else:  # greedy: the grammar-masked scores generate kept
                 scores = torch.log_softmax(torch.stack(out.scores, 1).float(), -1).gather(
-                    -1, seqs.unsqueeze(-1)).squeeze(-1)
+                    -1, gen.unsqueeze(-1)).squeeze(-1)
             if explorer is not None:  # the policy's masked logprobs of what the uniform draw picked
-                own = logits.gather(-1, seqs.unsqueeze(-1)).squeeze(-1) - torch.stack(explorer.lse, 1)
+                own = logits[:, k:].gather(-1, gen.unsqueeze(-1)).squeeze(-1) - torch.stack(explorer.lse, 1)
                 drawn = torch.stack(explorer.drawn, 1)  # (B, T): steps drawn uniformly
                 scores = torch.where(drawn, own, scores)
+                drawn = torch.cat([torch.zeros_like(seqs[:, :k], dtype=torch.bool), drawn], 1)
+            scores = torch.cat([torch.zeros(seqs[:, :k].shape, dtype=scores.dtype), scores], 1)  # forced: log 1
             scores = scores.tolist()
         results: list[Completion] = []
         for i, (row, lp) in enumerate(zip(seqs.tolist(), lps.tolist())):
@@ -547,6 +558,48 @@ class HFPolicy(PolicyBackend):
             out_by_req.append(results[k:k + n])
             k += n
         return out_by_req
+
+    def _forced_prefix(self, gp: _GrammarProcessor, rows: int, limit: int) -> list[int]:
+        """The tokens the grammar forces at the start of every row's reply (``ForcedTokens``: a tool call's opening,
+        about half of a tiny-mode reply's tokens), with the grammar processor's matchers advanced past them; empty
+        without jump-forward. Generating them one decode step each cost as much as the rest of the reply."""
+        import xgrammar as xgr
+
+        inner = gp.inner
+        if gp.forced is None or inner.matchers:
+            return []
+        grammars = inner.compiled_grammars if len(inner.compiled_grammars) > 1 else inner.compiled_grammars * rows
+        matchers = [xgr.GrammarMatcher(g) for g in grammars]
+        prefix: list[int] = []
+        while len(prefix) < limit and not matchers[0].is_terminated():
+            t = gp.forced.token_for(matchers[0])
+            if t is None or any(gp.forced.token_for(m) != t for m in matchers[1:]):
+                break
+            if not all(m.accept_token(t) for m in matchers):
+                raise PolicyError(f"the grammar refused the token it forces ({t})")
+            prefix.append(t)
+        if prefix:
+            inner.matchers, inner.batch_size, inner.compiled_grammars = matchers, rows, grammars
+            inner.token_bitmask = xgr.allocate_token_bitmask(rows, inner.full_vocab_size)
+        return prefix
+
+    def _prefill_prefix(self, enc: Any, prefix: Sequence[int]) -> tuple[dict[str, Any], Any]:
+        """The prompt and a forced prefix through the model in one forward: (generate's inputs, which continue from
+        that cache with the prefix's last token; the raw logits [B, k, V] that predicted the prefix's tokens)."""
+        import torch
+
+        B, k = enc["input_ids"].shape[0], len(prefix)
+        dev = enc["input_ids"].device
+        pre = torch.tensor(list(prefix), dtype=torch.long, device=dev).expand(B, k)
+        ids = torch.cat([enc["input_ids"], pre], 1)
+        att = torch.cat([enc["attention_mask"], torch.ones((B, k), dtype=enc["attention_mask"].dtype, device=dev)], 1)
+        mm = torch.cat([enc["mm_token_type_ids"], torch.zeros((B, k), dtype=enc["mm_token_type_ids"].dtype,
+                                                              device=dev)], 1)
+        extra = {n: enc[n] for n in ("pixel_values", "image_grid_thw") if n in enc}
+        first = self.model(input_ids=ids[:, :-1], attention_mask=att[:, :-1], mm_token_type_ids=mm[:, :-1], **extra,
+                           use_cache=True, logits_to_keep=k)
+        return ({"input_ids": ids, "attention_mask": att, "mm_token_type_ids": mm,
+                 "past_key_values": first.past_key_values}, first.logits.float())
 
     # ------------------------------------------------------------ scoring (what a trainer computes)
     def score(self, prompt: Prompt, completions: Sequence[Sequence[int]],
