@@ -218,6 +218,13 @@ class GRPOTrainer:
                           else None)
         self._own: dict[str, deque[bool]] = {}  # family -> recent successes of the policy's own episodes
 
+    def rollout_kwargs(self) -> dict[str, Any]:
+        """``run_episode``'s settings for this run's rollouts: the site's state key is read before each step only
+        for GiGPO (a request to the site a step), each step's ``/finish`` JSON kept only for hindsight."""
+        s = self.s
+        return {"reward_config": self.reward_config, "temperature": s.temperature, "max_steps": s.max_steps,
+                "state_keys": s.advantage == "gigpo", "keep_state": s.hindsight}
+
     def tasks_for(self, it: int) -> list[Any]:
         return self.sampler.draw(self.s.tasks_per_iteration, it)
 
@@ -246,9 +253,7 @@ class GRPOTrainer:
         t0 = time.perf_counter()
         groups: list[list[Episode]] = []
         queue, refills = list(self.tasks_for(it)), 0
-        kw = {"reward_config": self.reward_config, "temperature": s.temperature, "max_steps": s.max_steps}
-        if s.hindsight:
-            kw["keep_state"] = True
+        kw = self.rollout_kwargs()
         rates: list[float] = []
         try:
             while queue:

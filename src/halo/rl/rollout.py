@@ -106,7 +106,7 @@ class Outcome:
 async def run_episode(env: Any, policy: PolicyBackend, task: Any, *, reward_config: RewardConfig | None = None,
                       temperature: float | None = None, max_steps: int | None = None,
                       on_step: Callable[[Step], None] | None = None, start: Start | None = None,
-                      keep_state: bool = False) -> Episode:
+                      keep_state: bool = False, state_keys: bool = True) -> Episode:
     """Reset ``env`` on ``task`` (or restore ``start``) and let ``policy`` act until a terminal action,
     ``max_steps`` or an error.
 
@@ -115,13 +115,15 @@ async def run_episode(env: Any, policy: PolicyBackend, task: Any, *, reward_conf
     The whole episode has the env's wall-clock deadline (``episode_timeout_s``, BrowserEnv): past it the episode
     is errored with that reason, whatever it was waiting on (the browser, the site or the policy). ``keep_state``
     keeps a task family episode's ``/finish`` JSON after each step and at the end on it (hindsight relabelling
-    reads them)."""
+    reads them). ``state_keys``: read the site's state key before each step (``Step.state_key``, GiGPO's anchor
+    states); one request to the site a step, so a learner that groups nothing by it turns it off."""
     ep = Episode(id=uuid.uuid4().hex[:12], task_id=task.id, site=getattr(task, "site", ""))
     limit_s = getattr(env, "episode_timeout_s", None)
     t0 = time.perf_counter()
     try:
         return await asyncio.wait_for(_run_episode(ep, env, policy, task, reward_config, temperature, max_steps,
-                                                   on_step, start, keep_state), limit_s + 5 if limit_s else None)
+                                                   on_step, start, keep_state, state_keys),
+                                      limit_s + 5 if limit_s else None)
     except TimeoutError:  # the env's own deadline (checked at each step) usually ends the episode first
         from halo.env.env import episode_deadline_error
 
@@ -133,7 +135,7 @@ async def run_episode(env: Any, policy: PolicyBackend, task: Any, *, reward_conf
 async def _run_episode(ep: Episode, env: Any, policy: PolicyBackend, task: Any, reward_config: RewardConfig | None,
                        temperature: float | None, max_steps: int | None,
                        on_step: Callable[[Step], None] | None, start: Start | None = None,
-                       keep_state: bool = False) -> Episode:
+                       keep_state: bool = False, state_keys: bool = True) -> Episode:
     t0 = time.perf_counter()
     limit = max_steps if max_steps is not None else getattr(env, "max_steps", 70)
     first = 0
@@ -148,7 +150,7 @@ async def _run_episode(ep: Episode, env: Any, policy: PolicyBackend, task: Any, 
             obs = start.snapshot.obs if start.here else await env.restore(start.snapshot)
             first = start.snapshot.step
         for i in range(first, limit):
-            key = await env.state_key() if hasattr(env, "state_key") else None
+            key = await env.state_key() if state_keys and hasattr(env, "state_key") else None
             t_s = time.perf_counter()
             prompt = policy.build_prompt(obs)
             sample = (await policy.sample_prompt(prompt, obs, 1, temperature))[0]
