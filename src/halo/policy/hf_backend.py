@@ -20,6 +20,7 @@ from halo.env.types import Observation
 from halo.errors import PolicyError
 from halo.policy.base import Completion, DecodingConfig, PolicyBackend
 from halo.policy.prompt import Prompt, PromptConfig
+from halo.policy.vision_cache import VisionFeatureCache
 
 
 def load_model(path: str | os.PathLike, adapter: str | os.PathLike | None = None, dtype: str = "float32",
@@ -30,6 +31,7 @@ def load_model(path: str | os.PathLike, adapter: str | os.PathLike | None = None
 
     try:
         model = AutoModelForImageTextToText.from_pretrained(path, dtype=getattr(torch, dtype)).to(device).eval()
+        model.requires_grad_(False)  # a policy's weights: a learner adds (and trains) LoRA weights of its own
     except OSError as e:
         raise PolicyError(f"cannot load the model from {path!s} ({e}); build the tiny one with "
                           "`halo model tiny DIR`, or give a downloaded Qwen3-VL directory") from None
@@ -340,6 +342,9 @@ class HFPolicy(PolicyBackend):
                               "`halo model tiny DIR`, or give a downloaded Qwen3-VL directory") from None
         self.model = load_model(model_path, adapter, dtype, device)
         self.device = device
+        # the vision tower once per screenshot while its weights are frozen (hashing the patches is cheap on the
+        # host; a GPU model would copy them off the device for the key)
+        self.vision_cache = VisionFeatureCache.install(self.model) if str(device) == "cpu" else None
         tok = self.processor.tokenizer
         gc = self.model.generation_config
         eos = gc.eos_token_id if gc.eos_token_id is not None else tok.eos_token_id
