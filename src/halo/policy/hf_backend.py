@@ -509,11 +509,11 @@ class HFPolicy(PolicyBackend):
             sampler = _Sampler(temperature, d.top_k, d.top_p) if sampling else None
             if sampler is not None:
                 procs = procs + [sampler]
-            # generate runs greedy: _Sampler draws the token. Explicit values override a hub generation_config
-            # (Qwen's top_k=20, top_p=0.8, ...): RL needs the distribution the logprobs describe
             gp = next((q for q in procs if isinstance(q, _GrammarProcessor)), None)
             prefix = self._forced_prefix(gp, len(rows), d.max_tokens - 1) if gp is not None else []
             k = len(prefix)
+            # generate runs greedy: _Sampler draws the token. Explicit values override a hub generation_config
+            # (Qwen's top_k=20, top_p=0.8, ...): RL needs the distribution the logprobs describe
             kw: dict[str, Any] = dict(do_sample=False, max_new_tokens=d.max_tokens - k,
                                       output_logits=True, output_scores=d.constrained and sampler is None,
                                       return_dict_in_generate=True, pad_token_id=self.pad_id,
@@ -543,7 +543,8 @@ class HFPolicy(PolicyBackend):
                 drawn = torch.stack(explorer.drawn, 1)  # (B, T): steps drawn uniformly
                 scores = torch.where(drawn, own, scores)
                 drawn = torch.cat([torch.zeros_like(seqs[:, :k], dtype=torch.bool), drawn], 1)
-            scores = torch.cat([torch.zeros(seqs[:, :k].shape, dtype=scores.dtype), scores], 1)  # forced: log 1
+            scores = torch.cat([torch.zeros(seqs[:, :k].shape, dtype=scores.dtype, device=scores.device), scores],
+                               1)  # forced: log 1
             scores = scores.tolist()
         results: list[Completion] = []
         for i, (row, lp) in enumerate(zip(seqs.tolist(), lps.tolist())):
@@ -596,15 +597,13 @@ class HFPolicy(PolicyBackend):
         B, k = enc["input_ids"].shape[0], len(prefix)
         dev = enc["input_ids"].device
         pre = torch.tensor(list(prefix), dtype=torch.long, device=dev).expand(B, k)
-        ids = torch.cat([enc["input_ids"], pre], 1)
-        att = torch.cat([enc["attention_mask"], torch.ones((B, k), dtype=enc["attention_mask"].dtype, device=dev)], 1)
-        mm = torch.cat([enc["mm_token_type_ids"], torch.zeros((B, k), dtype=enc["mm_token_type_ids"].dtype,
-                                                              device=dev)], 1)
-        extra = {n: enc[n] for n in ("pixel_values", "image_grid_thw") if n in enc}
-        first = self.model(input_ids=ids[:, :-1], attention_mask=att[:, :-1], mm_token_type_ids=mm[:, :-1], **extra,
-                           use_cache=True, logits_to_keep=k)
-        return ({"input_ids": ids, "attention_mask": att, "mm_token_type_ids": mm,
-                 "past_key_values": first.past_key_values}, first.logits.float())
+        longer = {"input_ids": torch.cat([enc["input_ids"], pre], 1)}
+        for name, fill in (("attention_mask", 1), ("mm_token_type_ids", 0)):  # the prefix: attended, text
+            if name in enc:
+                longer[name] = torch.cat([enc[name], torch.full((B, k), fill, dtype=enc[name].dtype, device=dev)], 1)
+        images = {n: enc[n] for n in ("pixel_values", "image_grid_thw") if n in enc}
+        first = self.model(**{n: v[:, :-1] for n, v in longer.items()}, **images, use_cache=True, logits_to_keep=k)
+        return {**longer, "past_key_values": first.past_key_values}, first.logits.float()
 
     # ------------------------------------------------------------ scoring (what a trainer computes)
     def score(self, prompt: Prompt, completions: Sequence[Sequence[int]],
