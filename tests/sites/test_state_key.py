@@ -50,8 +50,9 @@ async def test_pages_cannot_read_the_key(sites_pool, site_urls):
 
 
 async def test_episodes_read_the_key_only_where_a_learner_asks(sites_pool, site_urls):
-    """Each step of an episode carries the key of the state it was taken from (GiGPO groups steps by it); a run that
-    groups nothing by it (GRPO's other advantages) reads none: a request to the site per step saved."""
+    """Asked, each step of an episode carries the key of the state it was taken from (GiGPO groups steps by it); a run
+    that groups nothing by it (evaluation, MCTS, GRPO's other advantages) reads none: a request to the site per step
+    saved."""
     from halo.env import actions as A
     from halo.policy.scripted import ScriptedPolicy
     from halo.rl.grpo import GRPOSettings, GRPOTrainer
@@ -61,10 +62,10 @@ async def test_episodes_read_the_key_only_where_a_learner_asks(sites_pool, site_
     env = BrowserEnv(sites_pool, max_steps=5)
     script = [A.Scroll(pixels=200), A.Scroll(pixels=-200), A.Wait(time=0.0)]
     try:
-        keyed = await run_episode(env, ScriptedPolicy(script), task, max_steps=3)
+        keyed = await run_episode(env, ScriptedPolicy(script), task, max_steps=3, state_keys=True)
         assert len(keyed.steps) == 3 and all(st.state_key for st in keyed.steps)
         assert keyed.steps[0].state_key == await env.state_key()  # scrolling changes neither state nor URL
-        plain = await run_episode(env, ScriptedPolicy(script), task, max_steps=3, state_keys=False)
+        plain = await run_episode(env, ScriptedPolicy(script), task, max_steps=3)
         assert len(plain.steps) == 3 and all(st.state_key is None for st in plain.steps)
     finally:
         await env.close()

@@ -106,7 +106,7 @@ class Outcome:
 async def run_episode(env: Any, policy: PolicyBackend, task: Any, *, reward_config: RewardConfig | None = None,
                       temperature: float | None = None, max_steps: int | None = None,
                       on_step: Callable[[Step], None] | None = None, start: Start | None = None,
-                      keep_state: bool = False, state_keys: bool = True) -> Episode:
+                      keep_state: bool = False, state_keys: bool = False) -> Episode:
     """Reset ``env`` on ``task`` (or restore ``start``) and let ``policy`` act until a terminal action,
     ``max_steps`` or an error.
 
@@ -116,7 +116,7 @@ async def run_episode(env: Any, policy: PolicyBackend, task: Any, *, reward_conf
     is errored with that reason, whatever it was waiting on (the browser, the site or the policy). ``keep_state``
     keeps a task family episode's ``/finish`` JSON after each step and at the end on it (hindsight relabelling
     reads them). ``state_keys``: read the site's state key before each step (``Step.state_key``, GiGPO's anchor
-    states); one request to the site a step, so a learner that groups nothing by it turns it off."""
+    states); one request to the site a step, so only a learner that groups steps by it asks for it."""
     ep = Episode(id=uuid.uuid4().hex[:12], task_id=task.id, site=getattr(task, "site", ""))
     limit_s = getattr(env, "episode_timeout_s", None)
     t0 = time.perf_counter()
@@ -135,7 +135,7 @@ async def run_episode(env: Any, policy: PolicyBackend, task: Any, *, reward_conf
 async def _run_episode(ep: Episode, env: Any, policy: PolicyBackend, task: Any, reward_config: RewardConfig | None,
                        temperature: float | None, max_steps: int | None,
                        on_step: Callable[[Step], None] | None, start: Start | None = None,
-                       keep_state: bool = False, state_keys: bool = True) -> Episode:
+                       keep_state: bool = False, state_keys: bool = False) -> Episode:
     t0 = time.perf_counter()
     limit = max_steps if max_steps is not None else getattr(env, "max_steps", 70)
     first = 0
