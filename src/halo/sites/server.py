@@ -68,17 +68,15 @@ def _servers(sites: Iterable[str | SiteSpec], host: str, port: int | None,
 
 
 def busy_ports(sites: Iterable[str], host: str, port: int) -> list[tuple[str, int, str]]:
-    """``(site, port, why)`` for each site whose fixed port cannot be bound on ``host`` now (bound as uvicorn binds,
-    with SO_REUSEADDR, so a port in TIME_WAIT is not busy)."""
+    """``(site, port, why)`` for each site whose fixed port cannot be listened on at ``host`` now (tried as the server
+    will: ``_listen_socket``, with SO_REUSEADDR, so a port in TIME_WAIT is not busy)."""
     out = []
     for name in sites:
         p = site_port(name, port)
-        with socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET) as s:
-            s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-            try:
-                s.bind((host, p))
-            except OSError as e:
-                out.append((name, p, e.strerror or str(e)))
+        try:
+            _listen_socket(host, p).close()
+        except OSError as e:
+            out.append((name, p, e.strerror or str(e)))
     return out
 
 
