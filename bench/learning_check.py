@@ -94,7 +94,8 @@ async def one_seed(a, seed: int, tmp: str) -> dict:
                                   "tasks_per_iteration": a.tasks_per_iteration, "lr": a.lr,
                                   "checkpoint_every": a.max_iterations, "seed": seed, "save_episodes": "none",
                                   "update_epochs": a.update_epochs, "advantage": a.advantage,
-                                  "entropy_coef": a.entropy_coef,
+                                  "entropy_coef": a.entropy_coef, "entropy_coef_final": a.entropy_coef_final,
+                                  "lr_final": a.lr_final,
                                   "refill_zero_variance": a.refills, "self_imitation": a.self_imitation,
                                   "explore": a.explore, "explore_adapt": a.explore_adapt,
                                   "explore_unit": a.explore_unit, "explore_adapt_own": a.explore_adapt_own,
@@ -142,7 +143,7 @@ async def one_seed(a, seed: int, tmp: str) -> dict:
                                                "wall_s", "family_success", "grad_norm", "entropy", "train_items",
                                                "time_rollout",
                                                "time_update", "tokens")})
-                for k in ("self_imitation", "explore"):
+                for k in ("self_imitation", "explore", "lr", "entropy_coef"):
                     if k in m:
                         hist[-1][k] = m[k]
                 print(f"  it {m['iteration']:3d} cpu {m['cpu_s']:6.0f}s success {m['success_rate']:.2f} "
@@ -158,7 +159,9 @@ async def one_seed(a, seed: int, tmp: str) -> dict:
 
             tasks = resolve_tasks(job.tasks, "local", urls)
             try:
-                await train_grpo(setup, tasks, on_iteration)
+                # the lr and entropy schedules follow the CPU budget spent (the run stops on it, not on iterations)
+                await train_grpo(setup, tasks, on_iteration,
+                                 progress=lambda it: (cpu_seconds() - c0) / (a.budget_min * 60))
             except Budget:
                 pass
             out["train_cpu_s"] = hist[-1]["cpu_s"] if hist else 0.0
@@ -231,6 +234,9 @@ def main() -> None:
     p.add_argument("--update-epochs", type=int, default=1)
     p.add_argument("--entropy-coef", type=float, default=0.04,
                    help="entropy bonus on each sampled choice (0.1-0.3 kept the tiny policy uniform)")
+    p.add_argument("--entropy-coef-final", type=float, default=None,
+                   help="entropy_coef at the end of the budget, reached linearly (negative: a penalty); default constant")
+    p.add_argument("--lr-final", type=float, default=None, help="lr at the end of the budget (linear); default constant")
     p.add_argument("--lora-rank", type=int, default=8)
     p.add_argument("--train-head", action=argparse.BooleanOptionalAction, default=True,
                    help="train lm_head in full beside the adapter (a random head caps the logit gaps LoRA can make)")

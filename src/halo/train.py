@@ -162,12 +162,16 @@ async def setup_grpo(job: GRPOJob, console: Any = None) -> GRPOSetup:
 
 
 async def train_grpo(setup: GRPOSetup, tasks: list[Any],
-                     on_iteration: Callable[[IterationResult], None] | None = None) -> list[dict[str, Any]]:
+                     on_iteration: Callable[[IterationResult], None] | None = None,
+                     progress: Callable[[int], float] | None = None) -> list[dict[str, Any]]:
+    """``progress`` (iteration -> 0..1) replaces iterations done as the progress the lr and entropy schedules
+    follow (a driver that stops on another budget)."""
     from halo.tracking import open_tracker
 
     with open_tracker(setup.job.log, setup.run.path, setup.record) as tracker:
         trainer = GRPOTrainer(setup.sampler, setup.learner, tasks, setup.settings, setup.run,
                               reward_config=setup.rewards, sync=setup.sync, tracker=tracker)
+        trainer.progress_fn = progress
         return await trainer.train(start_iteration=setup.start, on_iteration=on_iteration)
 
 

@@ -152,6 +152,8 @@ def check_training(settings: Any, optim: Any, lora: Any, *, allow_group_size_one
     _positive(optim.max_grad_norm, "max_grad_norm")
     _positive(optim.kl_coef, "kl_coef", zero_ok=True)
     _positive(optim.entropy_coef, "entropy_coef", zero_ok=True)
+    if optim.lr_final is not None:
+        _positive(optim.lr_final, "lr_final", zero_ok=True)
     _positive(optim.weight_decay, "weight_decay", zero_ok=True)
     _positive(optim.max_tokens, "max_tokens")
     _positive(optim.pack_rows, "pack_rows")

@@ -217,6 +217,14 @@ class GRPOTrainer:
         self.hindsight = (Hindsight(policy, settings.hindsight_per_episode, settings.seed) if settings.hindsight
                           else None)
         self._own: dict[str, deque[bool]] = {}  # family -> recent successes of the policy's own episodes
+        # the run's progress in [0, 1] at an iteration, which the learner's schedules follow: iterations done of
+        # ``iterations`` unless a driver with another budget (bench/learning_check.py: CPU time) sets its own
+        self.progress_fn: Callable[[int], float] | None = None
+
+    def progress(self, it: int) -> float:
+        if self.progress_fn is not None:
+            return min(max(float(self.progress_fn(it)), 0.0), 1.0)
+        return it / max(1, self.s.iterations - 1)
 
     def rollout_kwargs(self) -> dict[str, Any]:
         """``run_episode``'s settings for this run's rollouts: the site's state key is read before each step only
@@ -284,8 +292,9 @@ class GRPOTrainer:
                 self.policy.explore = 0.0
         t_roll = time.perf_counter() - t0
         check_iteration(self.run, it, groups, s.max_error_share)  # too many errored: stop before the update
-        optim = getattr(self.learner, "optim_cfg", None)
-        items, zero = build_items(groups, s, keep_zero_advantage=getattr(optim, "entropy_coef", 0.0) > 0)
+        if hasattr(self.learner, "set_progress"):  # lr and entropy_coef schedules (OptimSettings' *_final)
+            self.learner.set_progress(self.progress(it))
+        items, zero = build_items(groups, s, keep_zero_advantage=getattr(self.learner, "entropy_coef", 0.0) != 0)
         replay = None
         if self.replay is not None:  # earlier iterations' successes (this one's are in the groups' advantages)
             replayed, replay = self.replay.replay()
@@ -317,6 +326,8 @@ class GRPOTrainer:
                   "tasks": [g[0].task_id for g in groups if g], "refills": refills,
                   "family_success": family_success(groups), "curriculum": self.sampler.state(),
                   "errors": error_counts(groups)})
+        if hasattr(self.learner, "set_progress"):
+            m.update(lr=self.learner.lr, entropy_coef=self.learner.entropy_coef)
         if replay is not None:
             m["self_imitation"] = asdict(replay)
             if self.hindsight is not None:  # this iteration's failed episodes kept as other instances' successes

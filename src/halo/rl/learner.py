@@ -80,6 +80,10 @@ class OptimSettings:
     loss_type: str = "dr_grpo"
     kl_coef: float = 0.0
     entropy_coef: float = 0.0  # bonus on the sampled positions' entropy (grammar-masked): no collapse onto one id
+    # schedules: lr and entropy_coef move linearly to these over the run's progress (None: constant). A negative
+    # entropy_coef_final turns the bonus into a penalty late in the run: the policy sharpens onto its own choices
+    lr_final: float | None = None
+    entropy_coef_final: float | None = None
     max_tokens: int = 300  # dr_grpo's constant normaliser
     # rows per training forward, across prompts (prompts left-padded: packed_batch), and at most this many padded
     # tokens in one (prompt + reply, times rows): the tiny model's forward costs about the same for 1 row or 16,
@@ -99,6 +103,11 @@ class UpdateStats:
     items: int = 0
     tokens: int = 0
     extra: dict[str, float] = field(default_factory=dict)
+
+
+def scheduled(start: float, final: float | None, progress: float) -> float:
+    """A setting's value at ``progress`` (0..1) on the line from ``start`` to ``final`` (None: constant)."""
+    return start if final is None else start + (final - start) * progress
 
 
 def lora_target_regex(modules: Sequence[str]) -> str:
@@ -183,10 +192,23 @@ class LoRALearner:
             raise RuntimeError("the LoRA adapter has no trainable parameters; check lora.target_modules")
         o = self.optim_cfg
         self.optimizer = torch.optim.AdamW(self.params, lr=o.lr, betas=o.betas, weight_decay=o.weight_decay)
+        self.progress = 0.0
+        self.lr, self.entropy_coef = o.lr, o.entropy_coef  # the values now (set_progress moves them)
         self._encodings: OrderedDict[int, tuple[Prompt, Any, int]] = OrderedDict()  # id(prompt) -> (prompt, enc, bytes)
         self._encoding_bytes = 0
         self._masks: OrderedDict[tuple[str, tuple[int, ...]], Any] = OrderedDict()  # (grammar, ids) -> mask
         self._mask_bytes = 0
+
+    def set_progress(self, progress: float) -> None:
+        """The run's progress in [0, 1] (the trainer's iterations, or a driver's own budget): ``lr`` and
+        ``entropy_coef`` at ``progress`` on the lines to ``lr_final`` and ``entropy_coef_final`` where those are set."""
+        o = self.optim_cfg
+        p = min(max(float(progress), 0.0), 1.0)
+        self.progress = p
+        self.lr = scheduled(o.lr, o.lr_final, p)
+        self.entropy_coef = scheduled(o.entropy_coef, o.entropy_coef_final, p)
+        for g in self.optimizer.param_groups:
+            g["lr"] = self.lr
 
     @property
     def trainable_parameters(self) -> int:
@@ -324,7 +346,7 @@ class LoRALearner:
             out = policy_loss(lp, old, torch.tensor([it.advantage for it in group], device=dev), mask,
                               clip_eps=o.clip_eps,
                               loss_type=o.loss_type, max_tokens=max(o.max_tokens, L), ref_logprobs_BT=ref,
-                              kl_coef=o.kl_coef, entropy_BT=ent, entropy_coef=o.entropy_coef)
+                              kl_coef=o.kl_coef, entropy_BT=ent, entropy_coef=self.entropy_coef)
             w = len(group) / n  # the loss is a mean over the batch's rows; weigh it by its share of items
             (out.loss * w * weight).backward()
             stats.loss += float(out.loss.detach()) * w * weight

@@ -31,7 +31,7 @@ def policy_loss(logprobs_BT: torch.Tensor, sampler_logprobs_BT: torch.Tensor, ad
     ``dr_grpo`` (sum / (B * max_tokens)), ``grpo`` (mean per sample, then over samples), ``token_mean``.
     ``entropy_coef`` subtracts that much of each token's entropy (``entropy_BT``), aggregated the same way: a policy
     that puts all its mass on one answer for every goal stops sampling anything else, its groups then have no
-    variance and nothing corrects it (bench/decision_probe.py)."""
+    variance and nothing corrects it (bench/decision_probe.py). A negative one adds it (entropy minimisation)."""
     mask = mask_BT.to(logprobs_BT.dtype)
     adv_BT = adv.to(logprobs_BT.dtype)
     if adv_BT.dim() == 1:
@@ -48,7 +48,7 @@ def policy_loss(logprobs_BT: torch.Tensor, sampler_logprobs_BT: torch.Tensor, ad
         kl_val = (kl_tok * mask).sum() / mask.sum().clamp(min=1)
     ent_val = 0.0
     if entropy_BT is not None:
-        if entropy_coef > 0:
+        if entropy_coef:  # < 0: a penalty (the policy sharpens onto its own choices)
             per_token = per_token - entropy_coef * entropy_BT
         ent_val = float((entropy_BT.detach() * mask).sum() / (entropy_BT.detach() * mask > 0).sum().clamp(min=1))
     B = logprobs_BT.shape[0]
