@@ -104,13 +104,15 @@ def _metrics(run: Path) -> list[int]:
 @pytest.mark.ml
 @pytest.mark.browser
 def test_killed_run_resumes_without_gaps_or_repeats(tiny_model, tmp_path):
-    """Kill `halo train grpo` (SIGKILL) after its second checkpoint, resume it, and read metrics.jsonl."""
+    """Kill `halo train grpo` (SIGKILL) after its second checkpoint, resume it, and read metrics.jsonl. The learning
+    rate's schedule (1e-3 to 0 over the 5 iterations) follows the iteration, resumed or not."""
     page = ROOT / "tests" / "env" / "pages"
     target = next(p for p in sorted(page.glob("*.html")) if p.name != "hang.html")
     args = [sys.executable, "-m", "halo.cli", "train", "grpo", "--tasks", target.as_uri(), "--sites", "remote",
             "--model", str(tiny_model), "--iterations", "5", "--group-size", "2", "--max-steps", "2",
             "--checkpoint-every", "1", "--lora-rank", "4", "--lr", "1e-3", "--max-tokens", "128",
-            "--runs-dir", str(tmp_path), "--run-name", "r", "--save-episodes", "none"]
+            "--runs-dir", str(tmp_path), "--run-name", "r", "--save-episodes", "none",
+            "--set", "grpo.lr_final=0"]
     env = {**os.environ, "HF_HUB_OFFLINE": "1"}
     proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env, cwd=ROOT)
     run = tmp_path / "r"
@@ -128,6 +130,8 @@ def test_killed_run_resumes_without_gaps_or_repeats(tiny_model, tmp_path):
     assert r.returncode == 0, r.stdout[-2000:] + r.stderr[-2000:]
     assert "resuming" in r.stdout
     assert _metrics(run) == [0, 1, 2, 3, 4]
+    lrs = [json.loads(line)["lr"] for line in (run / "metrics.jsonl").read_text().splitlines()]
+    assert lrs == pytest.approx([1e-3, 7.5e-4, 5e-4, 2.5e-4, 0.0])
     assert (run / "checkpoints" / "latest").resolve().name == "iter_000004"
     assert (run / "checkpoints" / "latest" / "adapter_model.safetensors").is_file()
 

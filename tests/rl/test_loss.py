@@ -75,3 +75,9 @@ def test_entropy_bonus_spreads_a_peaked_choice_and_masked_tokens_stay_out():
     assert out.entropy == pytest.approx(float(ent.detach().mean()), abs=1e-5)
     none = policy_loss(lp.detach(), lp.detach(), torch.tensor([0.0]), torch.ones(1, 2), entropy_BT=ent.detach())
     assert float(none.loss) == 0.0  # coefficient 0: reported, not trained on
+    m.z.grad = None
+    lp, ent = token_logprobs(m, batch, 1.0, gmask[None], entropy=True)
+    policy_loss(lp, lp.detach(), torch.tensor([0.0]), torch.ones(1, 2), entropy_BT=ent,
+                entropy_coef=-0.5).loss.backward()
+    g = m.z.grad[0, 1]  # a negative coefficient is a penalty: descent sharpens onto the peaked token
+    assert g[0] < 0 and g[1] > 0 and g[2] > 0

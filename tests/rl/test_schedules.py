@@ -1,0 +1,91 @@
+"""The learning rate's and the entropy coefficient's linear schedules: the values along the run's progress, the
+optimizer's rate, the trainer's progress (iterations, or a driver's own budget) and the settings' checks."""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+
+from halo.errors import ConfigError
+from halo.rl.grpo import GRPOSettings, GRPOTrainer
+from halo.rl.learner import scheduled
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "tests" / "policy"))
+
+
+def test_a_schedule_runs_on_the_line_from_its_value_to_its_final_one():
+    assert scheduled(0.01, None, 0.7) == 0.01  # no final value: constant
+    assert scheduled(3e-3, 3e-4, 0.0) == pytest.approx(3e-3)
+    assert scheduled(3e-3, 3e-4, 0.5) == pytest.approx(1.65e-3)
+    assert scheduled(3e-3, 3e-4, 1.0) == pytest.approx(3e-4)
+    assert scheduled(0.01, -0.1, 0.25) == pytest.approx(-0.0175)  # through zero into a penalty
+
+
+def test_the_trainer_reports_iterations_done_or_its_drivers_progress(tmp_path):
+    from halo.runs import RunDir
+
+    tasks = [SimpleNamespace(id="t", family=None)]
+    t = GRPOTrainer(SimpleNamespace(), None, tasks, GRPOSettings(iterations=5), RunDir(tmp_path, "r"))
+    assert [t.progress(i) for i in range(5)] == [0.0, 0.25, 0.5, 0.75, 1.0]
+    one = GRPOTrainer(SimpleNamespace(), None, tasks, GRPOSettings(iterations=1), RunDir(tmp_path, "r1"))
+    assert one.progress(0) == 0.0
+    t.progress_fn = lambda it: it / 2  # a driver's budget, clamped to [0, 1]
+    assert [t.progress(i) for i in (0, 1, 3)] == [0.0, 0.5, 1.0]
+
+
+@pytest.mark.ml
+def test_the_learner_moves_its_rate_and_entropy_coefficient_with_progress(tiny_model):
+    torch = pytest.importorskip("torch")
+    from policy_helpers import constrained_tiny_policy, make_obs
+
+    from halo.rl.learner import LoRALearner, LoRASettings, OptimSettings, TrainItem
+
+    torch.manual_seed(0)
+    p = constrained_tiny_policy(tiny_model)
+    learner = LoRALearner(p, LoRASettings(rank=4, alpha=8),
+                          OptimSettings(lr=1e-2, lr_final=1e-3, entropy_coef=0.1, entropy_coef_final=-0.5),
+                          temperature=1.0)
+    assert (learner.lr, learner.entropy_coef) == (1e-2, 0.1)
+    learner.set_progress(0.5)
+    assert learner.lr == pytest.approx(5.5e-3) and learner.entropy_coef == pytest.approx(-0.2)
+    groups = learner.optimizer.param_groups
+    assert [g["lr"] for g in groups] == pytest.approx([5.5e-3] * len(groups))
+    learner.set_progress(3.0)  # clamped: the end of the line, not past it
+    assert learner.lr == pytest.approx(1e-3) and learner.entropy_coef == pytest.approx(-0.5)
+    assert learner.progress == 1.0
+
+    # the coefficient the update uses is the scheduled one: with advantage 0 only the entropy term moves the
+    # weights, and past zero it sharpens the sampled positions' distributions instead of spreading them
+    obs = make_obs()
+    prompt = p.build_prompt(obs)
+    samples = asyncio.run(p.sample_prompt(prompt, obs, 4, 1.0))
+    items = [TrainItem(prompt, s.token_ids, s.sampler_logprobs, 0.0, grammar=s.grammar) for s in samples]
+
+    def entropy() -> float:
+        with torch.no_grad():
+            (_, ent), _, mask = learner._logprobs(prompt, [it.token_ids for it in items],
+                                                  [it.grammar for it in items], entropy=True)
+        return float((ent * mask).sum())
+
+    e0 = entropy()
+    for _ in range(3):
+        learner.update(items)
+    e_late = entropy()
+    learner.set_progress(0.0)
+    for _ in range(6):
+        learner.update(items)
+    assert e_late < e0 and entropy() > e_late
+
+
+def test_schedule_settings_are_checked():
+    from halo.rl.learner import LoRASettings, OptimSettings
+    from halo.validate import check_training
+
+    check_training(GRPOSettings(), OptimSettings(lr=1e-3, lr_final=0.0, entropy_coef_final=-0.1), LoRASettings())
+    with pytest.raises(ConfigError, match="lr_final"):
+        check_training(GRPOSettings(), OptimSettings(lr=1e-3, lr_final=-1e-4), LoRASettings())
