@@ -38,6 +38,41 @@ def test_the_trainer_reports_iterations_done_or_its_drivers_progress(tmp_path):
     assert [t.progress(i) for i in (0, 1, 3)] == [0.0, 0.5, 1.0]
 
 
+def test_the_penalty_gate_counts_the_policys_own_recent_episodes(tmp_path, monkeypatch):
+    """``recent_success`` (what scales an entropy penalty) counts the policy's own episodes of the last
+    ``curriculum_window``: not errored ones, not those with a drawn (explored) reply; 0 before any."""
+    from halo.rl import grpo
+    from halo.runs import RunDir
+
+    def ep(success: bool, explored: bool = False, errored: bool = False):
+        st = SimpleNamespace(sample=SimpleNamespace(explored=explored))
+        return SimpleNamespace(success=success, errored=errored, steps=[st, st], task_id="t", dense_return=0.0)
+
+    class Stop(Exception):
+        pass
+
+    class Learner:
+        def set_progress(self, progress, success=1.0):
+            self.seen = (progress, success)
+            raise Stop  # the update is not under test
+
+    groups = [[ep(True), ep(False), ep(True, explored=True), ep(True, errored=True)], [ep(True), ep(True)]]
+
+    async def one_group(envs, policy, task, on_step=None, **kw):
+        return groups.pop(0)
+
+    monkeypatch.setattr(grpo, "run_group", one_group)
+    monkeypatch.setattr(grpo, "check_iteration", lambda *a: None)
+    tasks = [SimpleNamespace(id="t", family=None)]
+    learner = Learner()
+    t = GRPOTrainer(SimpleNamespace(), learner, tasks, GRPOSettings(iterations=3, curriculum_window=3,
+                                                                    tasks_per_iteration=2), RunDir(tmp_path, "r"))
+    assert t.recent_success() == 0.0
+    with pytest.raises(Stop):
+        asyncio.run(t.iterate(1, [None] * 8))
+    assert learner.seen == (0.5, pytest.approx(2 / 3))  # the window's last 3 own episodes: False, True, True
+
+
 @pytest.mark.ml
 def test_the_learner_moves_its_rate_and_entropy_coefficient_with_progress(tiny_model):
     torch = pytest.importorskip("torch")
@@ -58,6 +93,14 @@ def test_the_learner_moves_its_rate_and_entropy_coefficient_with_progress(tiny_m
     learner.set_progress(3.0)  # clamped: the end of the line, not past it
     assert learner.lr == pytest.approx(1e-3) and learner.entropy_coef == pytest.approx(-0.5)
     assert learner.progress == 1.0
+    # a penalty is scaled by the policy's recent success (none yet: no penalty); a bonus is not
+    learner.set_progress(1.0, success=0.0)
+    assert learner.entropy_coef == 0.0 and learner.lr == pytest.approx(1e-3)
+    learner.set_progress(1.0, success=0.5)
+    assert learner.entropy_coef == pytest.approx(-0.25)
+    learner.set_progress(0.0, success=0.0)
+    assert learner.entropy_coef == pytest.approx(0.1)
+    learner.set_progress(1.0)
 
     # the coefficient the update uses is the scheduled one: with advantage 0 only the entropy term moves the
     # weights, and past zero it sharpens the sampled positions' distributions instead of spreading them

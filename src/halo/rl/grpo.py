@@ -220,6 +220,11 @@ class GRPOTrainer:
         # the run's progress in [0, 1] at an iteration, which the learner's schedules follow: iterations done of
         # ``iterations`` unless a driver with another budget (bench/learning_check.py: CPU time) sets its own
         self.progress_fn: Callable[[int], float] | None = None
+        # the policy's own recent episodes (no drawn choice): an entropy penalty is scaled by their success
+        self._recent: deque[bool] = deque(maxlen=settings.curriculum_window)
+
+    def recent_success(self) -> float:
+        return statistics.fmean(self._recent) if self._recent else 0.0
 
     def progress(self, it: int) -> float:
         if self.progress_fn is not None:
@@ -292,8 +297,10 @@ class GRPOTrainer:
                 self.policy.explore = 0.0
         t_roll = time.perf_counter() - t0
         check_iteration(self.run, it, groups, s.max_error_share)  # too many errored: stop before the update
+        self._recent.extend(e.success for g in groups for e in g
+                            if not e.errored and not any(getattr(st.sample, "explored", False) for st in e.steps))
         if hasattr(self.learner, "set_progress"):  # lr and entropy_coef schedules (OptimSettings' *_final)
-            self.learner.set_progress(self.progress(it))
+            self.learner.set_progress(self.progress(it), self.recent_success())
         items, zero = build_items(groups, s, keep_zero_advantage=getattr(self.learner, "entropy_coef", 0.0) != 0)
         replay = None
         if self.replay is not None:  # earlier iterations' successes (this one's are in the groups' advantages)
