@@ -235,8 +235,10 @@ def main() -> None:
     p.add_argument("--entropy-coef", type=float, default=0.04,
                    help="entropy bonus on each sampled choice (0.1-0.3 kept the tiny policy uniform)")
     p.add_argument("--entropy-coef-final", type=float, default=None,
-                   help="entropy_coef at the end of the budget, reached linearly (negative: a penalty); default constant")
-    p.add_argument("--lr-final", type=float, default=None, help="lr at the end of the budget (linear); default constant")
+                   help="entropy_coef at the end of the budget, reached linearly (negative: a penalty, times the "
+                        "policy's recent success); default constant")
+    p.add_argument("--lr-final", type=float, default=None,
+                   help="lr at the end of the budget (linear); default constant")
     p.add_argument("--lora-rank", type=int, default=8)
     p.add_argument("--train-head", action=argparse.BooleanOptionalAction, default=True,
                    help="train lm_head in full beside the adapter (a random head caps the logit gaps LoRA can make)")
