@@ -56,7 +56,8 @@ def test_the_penalty_gate_counts_the_policys_own_recent_episodes(tmp_path, monke
             self.seen = (progress, success)
             raise Stop  # the update is not under test
 
-    groups = [[ep(True), ep(False), ep(True, explored=True), ep(True, errored=True)], [ep(True), ep(True)]]
+    groups = [[ep(True), ep(False), ep(True, explored=True), ep(True, errored=True)],
+              [ep(True, explored=True), ep(True, explored=True)]]
 
     async def one_group(envs, policy, task, on_step=None, **kw):
         return groups.pop(0)
@@ -70,7 +71,7 @@ def test_the_penalty_gate_counts_the_policys_own_recent_episodes(tmp_path, monke
     assert t.recent_success() == 0.0
     with pytest.raises(Stop):
         asyncio.run(t.iterate(1, [None] * 8))
-    assert learner.seen == (0.5, pytest.approx(2 / 3))  # the window's last 3 own episodes: False, True, True
+    assert learner.seen == (0.5, pytest.approx(0.5))  # the own episodes: True, False (explored, errored left out)
 
 
 @pytest.mark.ml

@@ -168,14 +168,23 @@ def check_explore(policy: Any, rollouts: Any) -> None:
                           f"{getattr(policy, 'name', type(policy).__name__)}")
 
 
+def explored(e: Episode) -> bool:
+    """Some reply of the episode was drawn by exploration, not by the policy."""
+    return any(st.sample.explored for st in e.steps)
+
+
+def own_successes(episodes: Sequence[Episode]) -> list[bool]:
+    """The successes of the policy's own episodes (not errored, no drawn reply): what an evaluation would see."""
+    return [e.success for e in episodes if not e.errored and not explored(e)]
+
+
 def explore_metrics(groups: Sequence[Sequence[Episode]]) -> dict[str, Any]:
     """How much of an iteration exploration drew, and success with and without it (the policy's own is the one
     an evaluation sees)."""
     eps = [e for g in groups for e in g if not e.errored]
     steps = [st for e in eps for st in e.steps]
-    explored = [any(st.sample.explored for st in e.steps) for e in eps]
-    drawn = [e for e, x in zip(eps, explored) if x]
-    own = [e for e, x in zip(eps, explored) if not x]
+    drawn = [e for e in eps if explored(e)]
+    own = [e for e in eps if not explored(e)]
     return {"share": round(sum(st.sample.explored for st in steps) / len(steps), 4) if steps else 0.0,
             "success_policy": round(statistics.fmean(e.success for e in own), 4) if own else None,
             "success_explored": round(statistics.fmean(e.success for e in drawn), 4) if drawn else None}
@@ -258,7 +267,7 @@ class GRPOTrainer:
         if family is None:
             return
         window = self._own.setdefault(family, deque(maxlen=self.s.curriculum_window))
-        window.extend(e.success for e in group if not e.errored and not any(st.sample.explored for st in e.steps))
+        window.extend(own_successes(group))
 
     async def iterate(self, it: int, envs: Sequence[Any],
                       on_episode: Callable[[Episode], None] | None = None) -> IterationResult:
@@ -297,8 +306,7 @@ class GRPOTrainer:
                 self.policy.explore = 0.0
         t_roll = time.perf_counter() - t0
         check_iteration(self.run, it, groups, s.max_error_share)  # too many errored: stop before the update
-        self._recent.extend(e.success for g in groups for e in g
-                            if not e.errored and not any(getattr(st.sample, "explored", False) for st in e.steps))
+        self._recent.extend(own_successes([e for g in groups for e in g]))
         if hasattr(self.learner, "set_progress"):  # lr and entropy_coef schedules (OptimSettings' *_final)
             self.learner.set_progress(self.progress(it), self.recent_success())
         items, zero = build_items(groups, s, keep_zero_advantage=getattr(self.learner, "entropy_coef", 0.0) != 0)
