@@ -3,7 +3,8 @@
 No browser: synthetic observations of a page with 36 links and a goal naming one of six departments, rewarded
 when the policy clicks that department's link (a contextual bandit through the real prompt, sampler, grammar,
 learner and loss). Reports per-iteration success, the sampler-vs-learner logprob gap (must be ~0: the PPO ratio
-is meaningless otherwise), time per sample and per update, and peak device memory. Writes
+is meaningless otherwise), time per sample and per update, and peak device memory; with --lr-final and
+--entropy-coef(-final) the learner's schedules over the iterations (lr, entropy and coefficient curves). Writes
 bench/results/learner_<device>_<dtype>.json.
 
 Run: python bench/learner_device_check.py --device cuda --dtype bfloat16 [--iterations 40]
@@ -63,11 +64,16 @@ async def run(a) -> dict:
                    prompt=prompt_cfg, dtype=a.dtype, device=a.device, max_batch=16)
     learner = LoRALearner(pol, LoRASettings(rank=a.rank, alpha=2 * a.rank, target_modules=tuple(a.targets.split(",")),
                                             modules_to_save=tuple(x for x in a.save.split(",") if x)),
-                          OptimSettings(lr=a.lr, max_tokens=128, pack_rows=a.pack_rows))
+                          OptimSettings(lr=a.lr, max_tokens=128, pack_rows=a.pack_rows,
+                                        entropy_coef=a.entropy_coef, lr_final=a.lr_final,
+                                        entropy_coef_final=a.entropy_coef_final))
     pol.explore, pol.explore_per_reply = a.explore, a.explore_unit == "reply"
     target = {d: str(11 + i) for i, d in enumerate(DEPTS)}
-    curve, gaps, t_sample, t_update = [], [], [], []
+    curve, gaps, t_sample, t_update, sched, entropy = [], [], [], [], [], []
     for it in range(a.iterations):
+        # the schedules (lr, entropy bonus -> penalty) over the iterations, the penalty gated by the last success
+        learner.set_progress(it / max(a.iterations - 1, 1), curve[-1] if curve else 0.0)
+        sched.append((learner.lr, learner.entropy_coef))
         reqs = []
         for _ in range(a.goals):
             d = random.choice(DEPTS)
@@ -82,7 +88,7 @@ async def run(a) -> dict:
                  for s in samples]
             succ += r
             for s, adv in zip(samples, group_advantages(r)):
-                if adv != 0 and s.token_ids:
+                if (adv != 0 or learner.entropy_coef != 0) and s.token_ids:
                     old = s.sampler_logprobs if constrained else s.logprobs
                     items.append(TrainItem(prompt=p, token_ids=tuple(s.token_ids), sampler_logprobs=tuple(old),
                                            advantage=adv, grammar=s.grammar if constrained else None))
@@ -95,8 +101,8 @@ async def run(a) -> dict:
             ref = s.sampler_logprobs if constrained else s.logprobs
             gaps.append(max(abs(float(x) - y) for x, y in zip(lp.float().cpu(), ref)))
         t1 = time.perf_counter()
-        for _ in range(a.epochs if items else 0):
-            learner.update(items)
+        stats = [learner.update(items) for _ in range(a.epochs if items else 0)]
+        entropy.append(stats[0].entropy if stats else None)
         if a.device.startswith("cuda"):
             torch.cuda.synchronize()
         t_update.append(time.perf_counter() - t1)
@@ -109,7 +115,10 @@ async def run(a) -> dict:
     return {"device": a.device, "dtype": a.dtype, "constrained": constrained, "lr": a.lr, "epochs": a.epochs,
             "rank": a.rank, "targets": a.targets, "goal_last": a.goal_last, "system": a.system, "hidden": a.hidden,
             "goals_per_iteration": a.goals, "modules_to_save": a.save, "pack_rows": a.pack_rows,
-            "explore": a.explore, "explore_unit": a.explore_unit,
+            "explore": a.explore, "explore_unit": a.explore_unit, "lr_final": a.lr_final,
+            "entropy_coef": a.entropy_coef, "entropy_coef_final": a.entropy_coef_final,
+            "lr_curve": [x for x, _ in sched], "entropy_coef_curve": [y for _, y in sched],
+            "entropy_curve": entropy,
             "torch": torch.__version__, "gpu": torch.cuda.get_device_name() if a.device.startswith("cuda") else None,
             "success_curve": curve, "first10": statistics.fmean(curve[:10]), "last10": statistics.fmean(curve[-10:]),
             "max_logprob_gap_sampler_vs_learner": max(gaps) if gaps else None,
@@ -135,6 +144,10 @@ def main() -> None:
     p.add_argument("--pack-rows", type=int, default=16, help="rows per training forward, across prompts")
     p.add_argument("--explore", type=float, default=0.0, help="share of uniform draws (grpo.explore)")
     p.add_argument("--explore-unit", default="choice", choices=("choice", "reply"))
+    p.add_argument("--lr-final", type=float, default=None, help="lr moves linearly to this (grpo.lr_final)")
+    p.add_argument("--entropy-coef", type=float, default=0.0, help="entropy bonus (grpo.entropy_coef)")
+    p.add_argument("--entropy-coef-final", type=float, default=None,
+                   help="the coefficient at the end; below 0 a penalty scaled by the last success (grpo.*)")
     p.add_argument("--no-constrained", dest="constrained", action="store_false")
     p.add_argument("--model-dir", default="/tmp/halo-tiny-learner-check")
     p.add_argument("--out", default=None)
