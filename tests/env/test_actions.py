@@ -106,15 +106,16 @@ def test_playwright_key(keys, chord):
 
 
 # ---------------------------------------------------------------- env helpers that need no browser
-def test_offsite_pattern():
-    from halo.env.env import offsite_pattern
+def test_offsite_and_internal_urls():
+    from halo.env.guard import INTERNAL_PATH, offsite
 
-    p = offsite_pattern("http://127.0.0.1:8701")
+    o = "http://127.0.0.1:8701"
     for url in ("http://127.0.0.1:8702/", "https://example.com/x", "http://127.0.0.1:87010/", "http://127.0.0.1/"):
-        assert p.search(url), url
+        assert offsite(url, o), url
     for url in ("http://127.0.0.1:8701", "http://127.0.0.1:8701/", "http://127.0.0.1:8701/a?b#c",
-                "http://127.0.0.1:8701?x=1", "data:text/html,hi", "blob:http://127.0.0.1:8701/1"):
-        assert not p.search(url), url
+                "http://127.0.0.1:8701?x=1", "data:text/html,hi", "blob:http://127.0.0.1:8701/1", "about:blank"):
+        assert not offsite(url, o), url
+    assert INTERNAL_PATH.match(f"{o}/__halo/state_key") and not INTERNAL_PATH.match(f"{o}/a/__halo/x")
 
 
 def test_parse_finish_html():

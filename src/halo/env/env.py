@@ -26,16 +26,15 @@ import dataclasses
 import hashlib
 import json
 import logging
-import re
 import time
 from collections import deque
 from typing import Any
-from urllib.parse import urlsplit
 
 from halo.env import actions as A
 from halo.env.branch import RESTORE_METHODS, RestoreDiverged, Snapshot, same_page
 from halo.env.browser import BROWSER_CALL_TIMEOUT_S, BrowserPool, BrowserStuck
 from halo.env.executor import ActionFailed, Executor, short_error
+from halo.env.guard import TabGuard, guard_popup, origin_of
 from halo.env.observe import capture_scale, js, snapshot
 from halo.env.types import VIEWPORT, Observation, StepInfo, StepResult
 from halo.errors import ActionError, BrowserError, ConfigError, HaloError, SiteError
@@ -54,23 +53,11 @@ EPISODE_DEADLINE = "episode deadline"  # how errors of episodes that ran out of 
 # next reset, which clears every cookie)
 STORAGE_TYPES = ("local_storage,indexeddb,cache_storage,service_workers,file_systems,websql,shader_cache,"
                  "interest_groups,shared_storage,storage_buckets")
-INTERNAL_PATH = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.-]*://[^/?#]*/__halo/")  # HALO's own endpoints on REAL-local
 
 
 def episode_deadline_error(limit_s: float) -> str:
     return (f"{EPISODE_DEADLINE}: the episode ran past its {limit_s:.0f} s wall-clock limit (episode_timeout_s); "
             f"the browser, the site or the policy stopped answering, or raise episode.episode_timeout_s")
-
-
-def origin_of(url: str) -> str:
-    p = urlsplit(url)
-    return f"{p.scheme}://{p.netloc}"
-
-
-def offsite_pattern(origin: str) -> re.Pattern[str]:
-    """Every http(s) URL outside ``origin`` (matched inside Playwright's driver: same-origin requests never
-    reach Python)."""
-    return re.compile(rf"^(?!{re.escape(origin)}(?:[/?#]|$))https?://")
 
 
 def parse_finish_html(text: str) -> dict[str, Any]:
@@ -134,7 +121,8 @@ class BrowserEnv:
         self._finish_read: tuple[int, Any] | None = None  # (step, /finish JSON) read after that step
         self.contexts_opened = 0  # fresh contexts; resets - contexts_opened were recycled
         self._ctx_generation = -1  # the pool generation the context was opened on
-        self._offsite_route: tuple[str, Any] | None = None  # (origin, pattern) of the off-site route installed
+        self._guard: TabGuard | None = None  # what the main tab may load (halo.env.guard)
+        self._popup_guards: set[asyncio.Task] = set()
         self._origins: set[str] = set()  # http(s) origins the main tab showed this episode (cleared on recycle)
         self._prep: asyncio.Task | None = None  # the main tab being cleared for the next episode (after the last step)
         self.task: Any = None
@@ -271,9 +259,7 @@ class BrowserEnv:
         ctx = self._ctx = await self.pool.new_context()
         self._ctx_generation = self.pool.generation
         self.contexts_opened += 1
-        await self._call(ctx.route(INTERNAL_PATH, self._on_internal), "route")  # the agent's pages never read them
         await self._call(ctx.add_init_script(js("instrument.js")), "add_init_script")
-        await self._route_offsite(task)
         ctx.on("page", self._on_page)
         page = self._page = await self._call(self._new_page(), "new_page")
         page.on("crash", self._on_crash)
@@ -286,6 +272,9 @@ class BrowserEnv:
         self._cdp.on("Page.frameStoppedLoading", lambda _e: self._loaded.set())
         self._cdp.on("Page.windowOpen", lambda _e: self._popup_expected.set())
         await self._call(self._cdp.send("Page.enable"), "CDP Page.enable")
+        # before the tab loads anything: /__halo/ never, nothing off the task's origin where it is kept on it
+        self._guard = TabGuard(self._cdp, self._blocked.append)
+        await self._call(self._guard.start(self._kept_on(task)), "CDP guard")
 
     def _blocks(self, task: Any) -> bool:
         return bool(task.local if self.block_offsite is None else self.block_offsite)
@@ -315,7 +304,9 @@ class BrowserEnv:
                 log.debug("clearing the tab in the background failed: %s", short_error(e))
         if not clean:
             await self._clear_tab()
-        await asyncio.gather(self._call(self._ctx.clear_cookies(), "clear_cookies"), self._route_offsite(task))
+        assert self._guard is not None
+        await asyncio.gather(self._call(self._ctx.clear_cookies(), "clear_cookies"),
+                             self._call(self._guard.keep_on(self._kept_on(task)), "CDP guard"))
 
     async def _clear_tab(self) -> bool:
         """Every tab but the main one closed, the main tab on ``about:blank`` (the old document unloads first:
@@ -360,20 +351,10 @@ class BrowserEnv:
             self._prep = asyncio.get_running_loop().create_task(self._clear_tab())
             self._prep.add_done_callback(lambda t: t.cancelled() or t.exception())  # retrieved: never logged
 
-    async def _route_offsite(self, task: Any) -> None:
-        """The route that blocks every request outside the task's origin (none where blocking is off)."""
+    def _kept_on(self, task: Any) -> str | None:
+        """The origin the task's tab is kept on (None: blocking is off)."""
         origin = origin_of(task.base_url)
-        want = origin if self._blocks(task) and origin.startswith("http") else None
-        have = self._offsite_route[0] if self._offsite_route else None
-        if want == have:
-            return
-        if self._offsite_route is not None:
-            await self._call(self._ctx.unroute(self._offsite_route[1], self._on_offsite), "unroute")
-            self._offsite_route = None
-        if want is not None:
-            pattern = offsite_pattern(want)
-            await self._call(self._ctx.route(pattern, self._on_offsite), "route")
-            self._offsite_route = (want, pattern)
+        return origin if self._blocks(task) and origin.startswith("http") else None
 
     async def _make_executor(self, task: Any, first: int | None = None) -> None:
         """The action executor on the main page; ``go_back`` never leaves history entry ``first`` (default: the
@@ -462,7 +443,7 @@ class BrowserEnv:
 
     def _forget_context(self) -> Any:
         ctx, self._ctx, self._page, self._bg, self._cdp, self._ex = self._ctx, None, None, None, None, None
-        self._offsite_route = None
+        self._guard = None
         if self._prep is not None:
             self._prep.cancel()
             self._prep = None
@@ -607,29 +588,16 @@ class BrowserEnv:
         if not self._opening_page and page is not self._page and page is not self._bg:
             self._popups.append(page)
             self._popup_arrived.set()
+            if self._ctx is not None and self._guard is not None:
+                origin = self._guard.origin
+                t = asyncio.get_running_loop().create_task(guard_popup(self._ctx, page, origin))
+                self._popup_guards.add(t)  # a strong reference until it is done
+                t.add_done_callback(self._popup_guards.discard)
 
     def _on_nav_requested(self, event: dict[str, Any]) -> None:
         if event.get("disposition", "currentTab") == "currentTab" and \
                 event.get("navigationType") not in ("sameDocument", "historySameDocument"):
             self._loading.set()
-
-    async def _on_internal(self, route: Any, _request: Any) -> None:
-        with contextlib.suppress(Exception):
-            await route.abort("blockedbyclient")
-
-    async def _on_offsite(self, route: Any, request: Any) -> None:
-        """Off-site requests fail; an off-site navigation gets "204 No Content", so the page stays as it was
-        (an aborted navigation would show Chrome's error page and lose the page's state)."""
-        nav = False
-        with contextlib.suppress(Exception):
-            nav = request.is_navigation_request()
-            if nav and request.frame.parent_frame is None:  # a tab's own navigation (main tab or a popup)
-                self._blocked.append(request.url)
-        with contextlib.suppress(Exception):
-            if nav:
-                await route.fulfill(status=204, body="")
-            else:
-                await route.abort("blockedbyclient")
 
     def _dead(self) -> bool:
         return self._crashed or not self.pool.alive or self._page is None or self._page.is_closed()
