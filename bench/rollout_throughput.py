@@ -21,7 +21,8 @@ the parent measures: episodes/min and steps/s over the window, reset and step la
 process of the workers' trees, Chromium and Playwright's driver included: their own rusage after they exit) and the
 PSS of the workers' trees (sampled every 0.5 s): memory per extra env is (median at N - median at 1) / (N - 1), the
 steady state of N live episodes (``_at_peak``: the same from the peaks, which catch transient grading processes).
-The sites run in their own process, outside every measure. Results go under ``runs[--label]`` of
+The sites run in their own process, outside every measure but their own: ``site_cpu_ms_per_episode`` (on a real run
+they share the machine; a page load the browser's cache serves costs them nothing). Results go under ``runs[--label]`` of
 ``bench/results/rollout_throughput.json`` (other labels are kept, so the baseline stays beside later runs).
 """
 
@@ -425,6 +426,18 @@ def pct(xs: list[float], q: float) -> float | None:
     return xs[min(len(xs) - 1, round(q * (len(xs) - 1)))]
 
 
+def site_cpu() -> float:
+    """CPU seconds of the sites' process (REAL-local's servers: outside every other measure, on the same machine)."""
+    import psutil
+
+    with contextlib.suppress(psutil.Error):
+        return sum(psutil.Process(SITES_PID[0]).cpu_times()[:2]) if SITES_PID else 0.0
+    return 0.0
+
+
+SITES_PID: list[int] = []
+
+
 def measure(kind: str, urls: dict[str, str], task_ids: list[str], n: int, slow_mo: int | None = 0,
             warmup: bool = True, src: str | None = None) -> dict:
     tasks, results = MCTX.Queue(), MCTX.Queue()
@@ -440,6 +453,7 @@ def measure(kind: str, urls: dict[str, str], task_ids: list[str], n: int, slow_m
     for w in workers:
         w.start()
     barrier.wait(timeout=300)
+    site_go = site_cpu()
     idle = tree_pss([w.pid for w in workers])
     peak, stop = [idle], threading.Event()
 
@@ -450,6 +464,7 @@ def measure(kind: str, urls: dict[str, str], task_ids: list[str], n: int, slow_m
     th = threading.Thread(target=sample, daemon=True)
     th.start()
     got = [results.get(timeout=1800) for _ in workers]
+    site_s = site_cpu() - site_go
     stop.set()
     th.join()
     for w in workers:
@@ -467,6 +482,7 @@ def measure(kind: str, urls: dict[str, str], task_ids: list[str], n: int, slow_m
            "step_p50_ms": round(1000 * pct(steps, 0.5), 1), "step_p95_ms": round(1000 * pct(steps, 0.95), 1),
            "cpu_s": round(cpu, 2), "cpu_ms_per_step": round(1000 * cpu / max(1, len(steps)), 1),
            "cpu_ms_per_episode": round(1000 * cpu / max(1, len(rows)), 1),
+           "site_cpu_ms_per_episode": round(1000 * site_s / max(1, len(rows)), 1),
            "pss_idle_mb": round(idle, 1), "pss_peak_mb": round(max(peak), 1),
            "pss_median_mb": round(statistics.median(peak[1:] or peak), 1)}
     if kind == "halo":
@@ -515,6 +531,7 @@ def main() -> None:
     parent, child = MCTX.Pipe()
     server = MCTX.Process(target=sites_process, args=(sites, child), daemon=True)
     server.start()
+    SITES_PID.append(server.pid)
     urls = parent.recv()
     try:
         commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True,

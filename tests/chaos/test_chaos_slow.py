@@ -1,8 +1,8 @@
 """The long chaos runs (`-m slow`): real `halo eval` and `halo train grpo` processes whose Chromium processes are
-SIGKILLed from outside at random moments, at least 20 kills across the runs (four runs or more, more while faster runs
-leave fewer kills); and the default retry budget against a policy server that never answers. Each run must end on
-its own (no hang), exit 0, and keep every episode, metrics line and checkpoint. The numbers are printed (run with -s)
-for the issue's closing note."""
+SIGKILLed from outside at random moments (one every 1-4 s), at least 20 kills across the runs (four runs or more, up
+to 12 while faster runs leave fewer kills); and the default retry budget against a policy server that never answers.
+Each run must end on its own (no hang), exit 0, and keep every episode, metrics line and checkpoint. The numbers are
+printed (run with -s) for the issue's closing note."""
 
 from __future__ import annotations
 
@@ -24,6 +24,7 @@ pytestmark = [pytest.mark.slow, pytest.mark.browser, pytest.mark.ml]
 
 ROOT = Path(__file__).resolve().parents[2]
 RUN_BOUND_S = 900  # a run that has not ended by then is a hang
+MAX_RUNS = 12  # runs of 11-27 s: 8 runs with a kill every 2-6 s gave 13 kills
 
 
 def _run_under_kills(args: list[str], rng: random.Random, between: tuple[float, float]) -> dict:
@@ -67,13 +68,13 @@ def _cmdline(p: psutil.Process) -> list[str]:
         return []
 
 
-@pytest.mark.timeout(8 * RUN_BOUND_S)
+@pytest.mark.timeout(MAX_RUNS * RUN_BOUND_S)
 def test_eval_and_training_survive_20_random_kills(tiny_model, tmp_path):
     rng = random.Random(2024)
 
     def runs():
         """eval, train, eval, train...: at least four runs, more until 20 kills (a faster run is killed less)."""
-        for i in range(8):
+        for i in range(MAX_RUNS):
             if i >= 4 and sum(len(r["kills"]) for r in results) >= 20:
                 return
             if i % 2 == 0:
@@ -88,7 +89,7 @@ def test_eval_and_training_survive_20_random_kills(tiny_model, tmp_path):
 
     results, failures = [], []
     for i, (kind, args) in enumerate(runs()):
-        r = _run_under_kills(args, rng, (2.0, 6.0))
+        r = _run_under_kills(args, rng, (1.0, 4.0))
         r["kind"] = kind
         results.append(r)
         name = args[args.index("--name") + 1] if kind == "eval" else args[args.index("--run-name") + 1]
