@@ -11,6 +11,7 @@ reported; any other request off the origin fails as blocked by the client.
 
 The guard belongs to one tab. A popup gets its own as soon as the env learns of it; the popup's first request can
 leave before that, which is why the env closes every popup and opens its URL in the main tab only if it is allowed.
+Requests of a page's web workers are the workers' own targets and pass unguarded (no REAL-local site starts one).
 """
 
 from __future__ import annotations
