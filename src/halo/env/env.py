@@ -231,7 +231,7 @@ class BrowserEnv:
         return obs
 
     async def _open_context(self, task: Any) -> None:
-        """A clean context and main page for ``task``, with HALO's routes, instrumentation and CDP events: this
+        """A clean context and main page for ``task``, with HALO's tab guard, instrumentation and CDP events: this
         env's own context recycled where isolation allows (``_recyclable``), else a fresh one."""
         prev = self.task
         recycle = self._recyclable(prev, task)
@@ -283,7 +283,8 @@ class BrowserEnv:
         """The env's context can serve the next episode: it is healthy, on the current browser, and both episodes
         are local ones kept on their origin, so everything the last one stored is on origins this env saw."""
         return bool(self.reuse_context and prev is not None and self._ctx is not None and self._page is not None
-                    and self._cdp is not None and not self._crashed and not self._page.is_closed()
+                    and self._cdp is not None and self._guard is not None and not self._crashed
+                    and not self._page.is_closed()
                     and self.pool.alive and self._ctx_generation == self.pool.generation
                     and prev.local and task.local and self._blocks(prev) and self._blocks(task)
                     and origin_of(prev.base_url).startswith("http") and origin_of(task.base_url).startswith("http"))
@@ -291,7 +292,7 @@ class BrowserEnv:
     async def _recycle(self, task: Any) -> None:
         """Clear this env's context for a new episode: the main tab cleared (``_clear_tab``; usually already done
         while the last step was graded), every cookie cleared (only now: the last episode's state stays readable
-        through ``finish_state``/``finish_json`` until the next reset); the off-site route follows the task's
+        through ``finish_state``/``finish_json`` until the next reset); the tab guard follows the task's
         origin."""
         prep, self._prep = self._prep, None
         clean = False
@@ -304,9 +305,10 @@ class BrowserEnv:
                 log.debug("clearing the tab in the background failed: %s", short_error(e))
         if not clean:
             await self._clear_tab()
-        assert self._guard is not None
+        guard = self._guard
+        assert guard is not None  # _recyclable checked it
         await asyncio.gather(self._call(self._ctx.clear_cookies(), "clear_cookies"),
-                             self._call(self._guard.keep_on(self._kept_on(task)), "CDP guard"))
+                             self._call(guard.keep_on(self._kept_on(task)), "CDP guard"))
 
     async def _clear_tab(self) -> bool:
         """Every tab but the main one closed, the main tab on ``about:blank`` (the old document unloads first:
