@@ -3,8 +3,8 @@
 
 Not Playwright's ``route``: a route pauses every request of the context for the driver and turns the HTTP cache off
 for the whole context (Playwright's own rule, so that routes see every request), so each page load fetched every
-image again. On Omnizon's home page (25 product photos) a load took 299 ms with a route installed against 72 ms
-without (tabs of one context). Here the cache stays on: a request pauses only when it reaches the network (the
+image again. Loading another page of Omnizon (25 product photos) took 334 ms with a route installed against 93 ms
+without. Here the cache stays on: a request pauses only when it reaches the network (the
 images of a page seen before come from Blink's memory cache and never do), and without an origin to keep only
 ``/__halo/`` URLs pause. A navigation off the origin is answered "204 No Content", so the page stays as it was, and
 reported; any other request off the origin fails as blocked by the client.
