@@ -34,7 +34,7 @@ from halo.env import actions as A
 from halo.env.branch import RESTORE_METHODS, RestoreDiverged, Snapshot, same_page
 from halo.env.browser import BROWSER_CALL_TIMEOUT_S, BrowserPool, BrowserStuck
 from halo.env.executor import ActionFailed, Executor, short_error
-from halo.env.guard import TabGuard, guard_popup, origin_of
+from halo.env.guard import TabGuard, guard_popup, origin_of, spawn
 from halo.env.observe import capture_scale, js, snapshot
 from halo.env.types import VIEWPORT, Observation, StepInfo, StepResult
 from halo.errors import ActionError, BrowserError, ConfigError, HaloError, SiteError
@@ -364,10 +364,8 @@ class BrowserEnv:
         if first is None:
             first = (await self._call(self._cdp.send("Page.getNavigationHistory"), "CDP Page.getNavigationHistory")
                      )["currentIndex"]
-        block = task.local if self.block_offsite is None else self.block_offsite
-        origin = origin_of(task.base_url)
         self._ex = Executor(self._page, timeout_ms=self.action_timeout_ms, viewport=VIEWPORT,
-                            allowed_origin=origin if block else None, cdp=self._cdp,
+                            allowed_origin=origin_of(task.base_url) if self._blocks(task) else None, cdp=self._cdp,
                             first_history_index=first)
 
     async def _get(self, url: str, timeout_ms: float) -> Any:
@@ -591,10 +589,7 @@ class BrowserEnv:
             self._popups.append(page)
             self._popup_arrived.set()
             if self._ctx is not None and self._guard is not None:
-                origin = self._guard.origin
-                t = asyncio.get_running_loop().create_task(guard_popup(self._ctx, page, origin))
-                self._popup_guards.add(t)  # a strong reference until it is done
-                t.add_done_callback(self._popup_guards.discard)
+                spawn(self._popup_guards, guard_popup(self._ctx, page, self._guard.origin))
 
     def _on_nav_requested(self, event: dict[str, Any]) -> None:
         if event.get("disposition", "currentTab") == "currentTab" and \

@@ -20,7 +20,7 @@ import asyncio
 import contextlib
 import logging
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -37,6 +37,14 @@ def origin_of(url: str) -> str:
 def offsite(url: str, origin: str) -> bool:
     """An http(s) URL outside ``origin`` (data:, blob:, about: never are)."""
     return url.startswith(("http://", "https://")) and origin_of(url) != origin
+
+
+def spawn(tasks: set[asyncio.Task], coro: Coroutine[Any, Any, None]) -> None:
+    """Run ``coro`` in the background, held in ``tasks`` until it is done (a task only weakly referenced can be
+    collected mid-flight)."""
+    t = asyncio.get_running_loop().create_task(coro)
+    tasks.add(t)
+    t.add_done_callback(tasks.discard)
 
 
 class TabGuard:
@@ -66,9 +74,7 @@ class TabGuard:
         await self.cdp.send("Fetch.enable", {"patterns": [{"urlPattern": pattern, "requestStage": "Request"}]})
 
     def _paused(self, event: dict[str, Any]) -> None:
-        t = asyncio.get_running_loop().create_task(self._decide(event))
-        self._tasks.add(t)  # kept until done (a task only weakly referenced can be collected mid-flight)
-        t.add_done_callback(self._tasks.discard)
+        spawn(self._tasks, self._decide(event))
 
     async def _decide(self, event: dict[str, Any]) -> None:
         url, rid = event["request"]["url"], event["requestId"]
