@@ -3,8 +3,9 @@
 Coordinate actions use the mouse directly (``mouse.click`` ~2 ms against ~35 ms for a locator click, which waits
 for animation frames); element actions find the element by its ``data-halo-id``, scroll it into view and click
 its centre (failing fast, with what covers it, where a locator would wait 5 s); ``fill``/``select_option``/
-``press`` use Playwright's locator (they need the element itself). Failures the agent caused raise
-``ActionFailed`` with a message for the model.
+``press`` act on the element itself with Playwright's semantics in one evaluate (``js/input.js``), then the
+keyboard (no locator: its injected script costs every document ~30 CPU-ms on first use). Failures the agent
+caused raise ``ActionFailed`` with a message for the model.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from typing import Any
 from urllib.parse import urljoin, urlsplit
 
 from halo.env import actions as A
-from halo.env.observe import ID_ATTR, js
+from halo.env.observe import js
 from halo.env.types import VIEWPORT
 
 
@@ -64,9 +65,6 @@ class Executor:
         self.mouse = (x, y)
         await self.page.mouse.click(x, y, button=button, click_count=count)
 
-    def locator(self, element: str) -> Any:
-        return self.page.locator(f'[{ID_ATTR}="{element}"]').first
-
     async def locate(self, element: str) -> dict[str, Any]:
         """Centre of an element (scrolled into view); ``ActionFailed`` if it is gone or has no box."""
         r = await self.page.evaluate(js("locate.js"), element)
@@ -85,11 +83,20 @@ class Executor:
                                f"at its centre; act on what covers it, or close it first")
         return float(r["x"]), float(r["y"])
 
-    async def locator_call(self, element: str, method: str, *args: Any, **kw: Any) -> None:
-        try:
-            await getattr(self.locator(element), method)(*args, timeout=self.timeout_ms, **kw)
-        except Exception as e:  # the env tells a dead page from a failed action
-            raise ActionFailed(f"{method} on element {element!r} failed: {short_error(e)}") from e
+    async def on_element(self, element: str, op: str, arg: Any = None) -> bool:
+        """``input.js`` on the element (fill / select / press); True when the keyboard must insert the text."""
+        r = await self.page.evaluate(js("input.js"), [element, op, arg])
+        if r.get("error") == "gone":
+            raise ActionFailed(f"element {element!r} is not on the page (ids come from the current "
+                               f"accessibility tree)")
+        if r.get("error") == "nooption":  # say which options exist instead of waiting for a missing one
+            labels = ", ".join(repr(label) for label in r["options"])
+            raise ActionFailed(f"select_option: element {element!r} has no option {r['missing']!r}; "
+                               f"its options are {labels}")
+        if r.get("error"):
+            name = {"select": "select_option"}.get(op, op)
+            raise ActionFailed(f"{name} on element {element!r} failed: {r['error']}")
+        return bool(r.get("needsInput"))
 
     def check_url(self, url: str) -> str:
         full = urljoin(self.page.url, url)
@@ -181,26 +188,20 @@ async def _hover(ex: Executor, a: A.Hover) -> None:
 
 
 async def _fill(ex: Executor, a: A.Fill) -> None:
-    await ex.locate(a.element)
-    await ex.locator_call(a.element, "fill", a.value)
+    if await ex.on_element(a.element, "fill", a.value):  # text selected: typing replaces it, as Playwright's fill
+        if a.value:
+            await ex.page.keyboard.insert_text(a.value)
+        else:
+            await ex.page.keyboard.press("Delete")
 
 
 async def _select(ex: Executor, a: A.SelectOption) -> None:
-    await ex.locate(a.element)
-    options = await ex.page.evaluate(js("options.js"), a.element)
-    if options is not None:  # a native select: say which options exist instead of waiting for a missing one
-        known = {v for pair in options for v in pair}
-        missing = [o for o in a.options if o not in known]
-        if missing:
-            labels = ", ".join(repr(label) for _, label in options[:20])
-            raise ActionFailed(f"select_option: element {a.element!r} has no option {missing[0]!r}; "
-                               f"its options are {labels}")
-    await ex.locator_call(a.element, "select_option", list(a.options))
+    await ex.on_element(a.element, "select", list(a.options))
 
 
 async def _press(ex: Executor, a: A.Press) -> None:
-    await ex.locate(a.element)
-    await ex.locator_call(a.element, "press", A.playwright_key(a.key))
+    await ex.on_element(a.element, "press")
+    await ex.page.keyboard.press(A.playwright_key(a.key))
 
 
 async def _goto(ex: Executor, a: A.Goto) -> None:
