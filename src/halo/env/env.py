@@ -149,7 +149,7 @@ class BrowserEnv:
         # what snapshot() records: every action since reset, those on the current document, where it began
         self._actions: list[Any] = []
         self._since_nav: list[A.Action] = []
-        self._obs_doc = -1.0  # the identity of the document last observed (observe.js: performance.timeOrigin)
+        self._obs_doc = -1.0  # the identity of the page last observed (observe.js: its document and client-side page)
         self._doc_url, self._doc_start_id = "", 1
         self._doc_sid: str | None = None  # the site's copy of the state the current document was rendered from
         self.restore_timings: dict[str, Any] = {}

@@ -23,7 +23,8 @@ MAX_NAME = 80
 MAX_TEXT = 120
 MAX_LINES = 3000
 SETTLE_MS = 50  # upper bound of the wait for one animation frame before reading the page
-REQUEST_WAIT_MS = 1500  # upper bound of the wait for fetch/XHR the last action started
+REQUEST_WAIT_MS = 3000  # upper bound of the wait for fetch/XHR the last action started (a client-side page change
+# is one: as long as the wait for a new document, env.NAV_SETTLE_S)
 
 
 @cache

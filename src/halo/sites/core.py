@@ -30,6 +30,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs
 
@@ -43,6 +44,7 @@ from starlette.staticfiles import StaticFiles
 
 MAX_SESSIONS = 512  # oldest sessions are dropped past this (a long training run creates thousands)
 MAX_BODY_BYTES = 1 << 20  # request bodies beyond this get 413
+ROUTER_JS = (Path(__file__).parent / "router.js").read_bytes()  # every page's client-side navigation (router.js)
 _TASK_ID = re.compile(r"^(v\d+\.)?(?P<site>[a-z]+)(\.[a-z0-9_]+)?-\d+$")  # REAL's, or a task family's
 
 
@@ -289,8 +291,11 @@ def build_app(spec: SiteSpec) -> Starlette:
                                           f"(at most {store.max_sessions} per site)"}, status_code=404)
         return JSONResponse({"sid": store.fork(src).sid, "cookie": store.cookie})
 
+    async def router(request: Request) -> Response:
+        return Response(ROUTER_JS, media_type="text/javascript", headers={"Cache-Control": "max-age=86400"})
+
     routes: list[BaseRoute] = [
-        Route("/__halo/state_key", state_key), Route("/__halo/fork", fork),
+        Route("/__halo/state_key", state_key), Route("/__halo/fork", fork), Route("/_spa/router.js", router),
         Route("/config", config), Route("/finish", finish), Route("/finish.json", finish_json),
         Route("/submit", submit, methods=["GET", "POST"]), *spec.routes,
     ]

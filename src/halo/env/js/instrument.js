@@ -1,12 +1,15 @@
 // Installed in every document of an episode (context init script), before the page's own scripts.
 // Lets the observation wait for what the last action set off, without network-idle timers:
 //  - window.__haloInflight: start times of the page's fetch/XHR requests still running;
-//  - window.__haloNavigating: a cross-document navigation of this document has been requested.
+//  - window.__haloNavigating: a cross-document navigation of this document has been requested;
+//  - window.__haloPages: same-document navigations that pushed or traversed history (a client-side router's page
+//    change): observe.js counts each as a new page of the document (its identity for snapshot/restore).
 (() => {
   if (window.__haloInflight) return;
   const inflight = new Set();
   Object.defineProperty(window, '__haloInflight', { value: inflight, enumerable: false });
   window.__haloNavigating = false;
+  window.__haloPages = 0;
   const track = () => { const t = { at: performance.now() }; inflight.add(t); return () => inflight.delete(t); };
   const origFetch = window.fetch;
   if (origFetch) {
@@ -30,6 +33,7 @@
   if (window.navigation) {
     window.navigation.addEventListener('navigate', (e) => {
       if (!e.destination.sameDocument) window.__haloNavigating = true;
+      else if (e.navigationType === 'push' || e.navigationType === 'traverse') window.__haloPages += 1;
     });
   }
 })();

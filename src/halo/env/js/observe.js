@@ -201,9 +201,10 @@ async ({start, maxName, maxText, maxLines, settleMs, requestWaitMs}) => {
   window.__haloNext = next;
   window.__haloObservedAt = performance.now();
   // One string: Playwright's value serialisation costs ~1 ms per hundred values; JSON is nearly free.
-  // timeOrigin: this document's identity (a new one after every navigation; BrowserEnv.snapshot keys on it)
+  // doc: the page's identity (BrowserEnv.snapshot keys on it): the document's timeOrigin, a new one after every
+  // navigation, plus the client-side page changes within it (instrument.js)
   // vp: the visual viewport (CSS px) the screenshot clips to, read here to spare a CDP round trip
   const v = window.visualViewport;
   const vp = v ? [v.pageLeft, v.pageTop, v.width, v.height] : null;
-  return JSON.stringify({ text: lines.join('\n'), els, next, title: document.title, doc: performance.timeOrigin, vp });
+  return JSON.stringify({ text: lines.join('\n'), els, next, title: document.title, doc: performance.timeOrigin + (window.__haloPages || 0), vp });
 }

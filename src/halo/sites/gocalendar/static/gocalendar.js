@@ -69,7 +69,7 @@
       const i = document.createElement("input"); i.type = "hidden"; i.name = k; i.value = v; f.appendChild(i);
     }
     document.body.appendChild(f);
-    f.submit();
+    f.requestSubmit();  // a submit event: the client-side router takes it, as any form
   }
 
   const undoBtn = $("#snackbar-undo");
@@ -106,7 +106,7 @@
     const go = { d: "day", w: "week", m: "month", y: "year", a: "schedule" }[ev.key.toLowerCase()];
     if (go) {
       const link = $$("#view-menu a").find(a => a.textContent.trim().toLowerCase().startsWith(go));
-      if (link) window.location.href = link.getAttribute("href");
+      if (link) link.click();
     }
   });
 

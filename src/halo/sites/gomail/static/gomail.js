@@ -32,7 +32,7 @@
       const i = document.createElement("input"); i.type = "hidden"; i.name = k; i.value = v; f.appendChild(i);
     }
     document.body.appendChild(f);
-    f.submit();
+    f.requestSubmit();  // a submit event: the client-side router takes it, as any form
   }
 
   const undoBtn = $("#snackbar-undo");

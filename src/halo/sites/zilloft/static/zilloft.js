@@ -8,7 +8,7 @@
     var close = e.target.closest('[data-close]');
     if (close) { close.closest('dialog').close(); return; }
     var card = e.target.closest('.hcard');
-    if (card && !e.target.closest('a, button')) { location.href = card.querySelector('a.addr').href; return; }
+    if (card && !e.target.closest('a, button')) { card.querySelector('a.addr').click(); return; }
     var save = e.target.closest('[data-save]');
     if (save) {
       fetch('/api/saved-homes', {method: 'POST', headers: {'Content-Type': 'application/json'},
@@ -95,7 +95,7 @@
       if ((e.target.name === 'bedsExact' || e.target.name === 'bathsExact') && !relabel(e.target)) return;
       var dd = e.target.closest('.dd-panel');
       filters.elements.open.value = dd ? dd.id.replace('dd-', '') : '';
-      filters.submit();
+      filters.requestSubmit();
     });
   }
 })();
