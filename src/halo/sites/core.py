@@ -291,8 +291,10 @@ def build_app(spec: SiteSpec) -> Starlette:
                                           f"(at most {store.max_sessions} per site)"}, status_code=404)
         return JSONResponse({"sid": store.fork(src).sid, "cookie": store.cookie})
 
+    router_js = ROUTER_JS  # the app's own copy (bench/spa_ab.py serves an empty one beside it)
+
     async def router(request: Request) -> Response:
-        return Response(ROUTER_JS, media_type="text/javascript", headers={"Cache-Control": "max-age=86400"})
+        return Response(router_js, media_type="text/javascript", headers={"Cache-Control": "max-age=86400"})
 
     routes: list[BaseRoute] = [
         Route("/__halo/state_key", state_key), Route("/__halo/fork", fork), Route("/_spa/router.js", router),
