@@ -25,6 +25,7 @@ def page(title: str, body: str) -> HTMLResponse:
 <script src="/_spa/router.js"></script></head><body><h1>{title}</h1><p id="ran"></p>
 <p id="blank" style="height:40px">nothing here</p>
 <a id="to-b" href="/b">Go to B</a> <a id="to-a" href="/">Go to A</a> <a id="json" href="/data.json">Data</a>
+<a id="hash" href="#">Top</a>
 <form id="find" action="/search"><input name="q" value="red shoes"><button>Find</button></form>
 <form id="add" method="post" action="/add"><input name="item" value="kettle"><button>Add</button></form>
 {body}{SCRIPT}</body></html>""")
@@ -110,6 +111,9 @@ async def test_page_scripts_listeners_do_not_pile_up(tab):
 
 async def test_what_is_not_a_page_navigates_as_usual(tab, routed_url):
     doc = await origin(tab)
+    await tab.click("#hash")  # a "#" link: no request, no swap (the page's script ran once)
+    assert tab.url == routed_url + "/#" and await tab.evaluate("performance.getEntriesByType('resource')"
+                                                               ".filter(e => e.initiatorType === 'xmlhttprequest').length") == 0
     await tab.click("#json")  # JSON: the browser opens it itself
     await tab.wait_for_url(routed_url + "/data.json")
     await tab.wait_for_load_state()

@@ -71,9 +71,14 @@
     if (push) history.pushState({ spa: true }, '', url);
     shown = location.href.split('#')[0];
     document.title = doc.title;
-    const style = doc.head && doc.head.querySelector('style');
-    const mine = document.head.querySelector('style');
-    if (style && mine && style.textContent !== mine.textContent) mine.textContent = style.textContent;
+    const sheets = (d) => Array.from(d.head ? d.head.querySelectorAll('style, link[rel~="stylesheet"]') : []);
+    const mine = sheets(document);
+    const theirs = sheets(doc);
+    const key = (els) => els.map((el) => el.outerHTML).join('\n');
+    if (key(mine) !== key(theirs)) {  // another template's head (an error page): its styles replace these
+      mine.forEach((el) => el.remove());
+      theirs.forEach((el) => document.head.appendChild(document.importNode(el, true)));
+    }
     document.body.replaceWith(doc.body);
     const hash = new URL(url, location.href).hash;
     const target = hash && document.getElementById(decodeURIComponent(hash.slice(1)));
@@ -106,6 +111,7 @@
     if (e.defaultPrevented || e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
     const a = e.target.closest && e.target.closest('a[href]');
     if (!a || (a.target && a.target !== '_self') || a.hasAttribute('download')) return;
+    if (a.getAttribute('href').startsWith('#')) return;  // this page's own anchor, or a script's "#" button
     const u = new URL(a.href, location.href);
     if (!sameOrigin(u)) return;
     if (u.pathname === location.pathname && u.search === location.search && u.hash) return;  // an in-page anchor
