@@ -25,6 +25,11 @@ class ActionFailed(Exception):
     """The action could not be carried out on this page (the agent's mistake, reported in the observation)."""
 
 
+def gone(element: str) -> ActionFailed:
+    """The agent named an element id the page does not have (``locate.js`` and ``input.js`` say 'gone')."""
+    return ActionFailed(f"element {element!r} is not on the page (ids come from the current accessibility tree)")
+
+
 def short_error(e: BaseException) -> str:
     """First meaningful line of a Playwright error, without its call log."""
     text = str(e).strip()
@@ -69,8 +74,7 @@ class Executor:
         """Centre of an element (scrolled into view); ``ActionFailed`` if it is gone or has no box."""
         r = await self.page.evaluate(js("locate.js"), element)
         if r.get("error") == "gone":
-            raise ActionFailed(f"element {element!r} is not on the page (ids come from the current "
-                               f"accessibility tree)")
+            raise gone(element)
         return r
 
     async def point_at(self, element: str) -> tuple[float, float]:
@@ -87,8 +91,7 @@ class Executor:
         """``input.js`` on the element (fill / select / press); True when the keyboard must insert the text."""
         r = await self.page.evaluate(js("input.js"), [element, op, arg])
         if r.get("error") == "gone":
-            raise ActionFailed(f"element {element!r} is not on the page (ids come from the current "
-                               f"accessibility tree)")
+            raise gone(element)
         if r.get("error") == "nooption":  # say which options exist instead of waiting for a missing one
             labels = ", ".join(repr(label) for label in r["options"])
             raise ActionFailed(f"select_option: element {element!r} has no option {r['missing']!r}; "
