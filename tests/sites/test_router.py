@@ -28,6 +28,7 @@ def page(title: str, body: str) -> HTMLResponse:
 <a id="hash" href="#">Top</a>
 <form id="find" action="/search"><input name="q" value="red shoes"><button>Find</button></form>
 <form id="add" method="post" action="/add"><input name="item" value="kettle"><button>Add</button></form>
+<form id="bad" method="post" action="/data.json"><button>Post to data</button></form>
 {body}{SCRIPT}</body></html>""")
 
 
@@ -118,6 +119,12 @@ async def test_what_is_not_a_page_navigates_as_usual(tab, routed_url):
     await tab.wait_for_url(routed_url + "/data.json")
     await tab.wait_for_load_state()
     assert await origin(tab) != doc and '"ok"' in await tab.content()
+
+
+async def test_a_post_answered_without_a_page_shows_the_answer(tab, routed_url):
+    await tab.click("#bad button")  # /data.json takes no POST: Starlette's plain-text 405
+    await tab.wait_for_function("document.title.startsWith('405')", timeout=5000)
+    assert "Method Not Allowed" in await tab.inner_text("body") and tab.url == routed_url + "/data.json"
 
 
 async def test_the_env_sees_each_swapped_page_as_its_own(sites_pool, routed_url):

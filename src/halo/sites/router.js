@@ -86,21 +86,30 @@
     runScripts(document.body);
   }
 
+  function textPage(title, text) {  // what a browser shows for a plain-text answer
+    const esc = (t) => t.replace(/&/g, '&amp;').replace(/</g, '&lt;');
+    return `<!doctype html><title>${esc(title)}</title><body><h1>${esc(title)}</h1><pre>${esc(text)}</pre></body>`;
+  }
+
   function request(method, url, body, push) {
     const xhr = new XMLHttpRequest();
     xhr.open(method, url);
     if (body !== null) xhr.setRequestHeader('Content-Type', 'application/x-www-form-urlencoded');
     xhr.onload = () => {
       const type = xhr.getResponseHeader('Content-Type') || '';
-      if (!type.includes('text/html')) {  // not a page (a file, JSON): let the browser have it
+      if (!type.includes('text/html')) {  // not a page (a file, JSON): the browser shows it as it would
         if (method === 'GET') location.assign(xhr.responseURL || url);
+        else swap(textPage(`${xhr.status} ${xhr.statusText}`, xhr.responseText), xhr.responseURL || url, push);
         return;
       }
       // a redirect's target (POST-redirect-GET) is the new entry's URL; a page rendered straight from a POST keeps
       // the URL the form posted to, as the browser's address bar would
       swap(xhr.responseText, xhr.responseURL || url, push);
     };
-    xhr.onerror = () => { if (method === 'GET') location.assign(url); };
+    xhr.onerror = () => {  // the server did not answer: a GET lets the browser say so, a POST is not sent twice
+      if (method === 'GET') location.assign(url);
+      else swap(textPage('The request failed', `${method} ${url} got no answer from the server.`), url, push);
+    };
     xhr.send(body);
   }
 
