@@ -1,5 +1,5 @@
 """The wheel ships ``configs/*.yaml`` as package data (``halo/configs/``), the defaults that files of the same name in
-``./configs`` override (``halo.config_files``). Everything else is in pyproject.toml."""
+``./configs`` override (``halo.config.files``). Everything else is in pyproject.toml."""
 
 from pathlib import Path
 

@@ -85,7 +85,8 @@ def run_config(model_dir: str, cfg: tuple, steps: int, seed: int, every: int) ->
     from halo.policy.base import DecodingConfig
     from halo.policy.hf_backend import HFPolicy, training_batch
     from halo.policy.prompt import PromptConfig
-    from halo.rl.learner import LoRALearner, LoRASettings, OptimSettings
+    from halo.rl.config import LoRASettings, OptimSettings
+    from halo.rl.learner import LoRALearner
 
     name, objective, ids_kind, prompt_kind, head, lr = cfg[:6]
     epochs = cfg[6] if len(cfg) > 6 else 1  # PPO-style: the same samples, a clipped ratio after the first epoch

@@ -85,12 +85,13 @@ CONFIGS = {
 def run(name: str, seed: int, samples_max: int, model_root: Path) -> dict:
     import torch
 
-    from halo.families import get_family
     from halo.policy.base import DecodingConfig
     from halo.policy.hf_backend import HFPolicy, training_batch
     from halo.policy.prompt import PromptConfig
     from halo.policy.tiny import build_tiny_model, is_tiny_model
-    from halo.rl.learner import LoRALearner, LoRASettings, OptimSettings
+    from halo.rl.config import LoRASettings, OptimSettings
+    from halo.rl.learner import LoRALearner
+    from halo.tasks.families import get_family
 
     cfg = CONFIGS[name]
     objective, lr, ent, epochs, rank, replay = cfg.objective, cfg.lr, cfg.entropy, cfg.epochs, cfg.rank, cfg.replay

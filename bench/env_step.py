@@ -33,7 +33,7 @@ from halo.env import actions as A
 from halo.env import observe
 from halo.env.browser import BrowserPool
 from halo.env.env import BrowserEnv
-from halo.tasks import page_task
+from halo.tasks.types import page_task
 
 RESULTS = Path(__file__).parent / "results" / "env_step.json"
 TARGET = 1.25

@@ -59,7 +59,7 @@ async def run(args) -> dict:
     from halo.env.browser import BrowserPool
     from halo.env.env import BrowserEnv
     from halo.sites.server import SitesServer
-    from halo.tasks import get_task
+    from halo.tasks.real import get_task
 
     impls = {"input_js": {k: X.HANDLERS[k] for k in locator_handlers()}, "locator": locator_handlers()}
     ids = rt.task_order(SITES, args.episodes)

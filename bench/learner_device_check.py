@@ -48,7 +48,8 @@ async def run(a) -> dict:
     from halo.policy.prompt import PromptConfig
     from halo.policy.tiny import build_tiny_model
     from halo.rl.advantages import group_advantages
-    from halo.rl.learner import LoRALearner, LoRASettings, OptimSettings, TrainItem
+    from halo.rl.config import LoRASettings, OptimSettings
+    from halo.rl.learner import LoRALearner, TrainItem
 
     torch.manual_seed(a.seed)
     random.seed(a.seed)

@@ -110,7 +110,8 @@ async def run(a, path: Path) -> dict:
     from halo.policy.hf_backend import HFPolicy, token_logprobs, training_batch
     from halo.policy.prompt import PromptConfig
     from halo.rl.advantages import group_advantages
-    from halo.rl.learner import LoRALearner, LoRASettings, OptimSettings, TrainItem, set_gradient_checkpointing
+    from halo.rl.config import LoRASettings, OptimSettings
+    from halo.rl.learner import LoRALearner, TrainItem, set_gradient_checkpointing
 
     torch.manual_seed(0)
     size = SMALL if a.small else QWEN3_VL_8B

@@ -56,7 +56,7 @@ class Budget(Exception):
 async def success_on(sampler, tasks, episodes: int, max_steps: int, run, temperature: float | None = None) -> dict:
     """Success of one evaluation; ``temperature`` None samples as the policy trains (the target's measure), 0 takes
     each step's most likely reply (is the policy's mode right, however unsure it is)."""
-    from halo.eval import EvalConfig, run_eval
+    from halo.jobs.eval import EvalConfig, run_eval
 
     res = await run_eval(sampler, tasks, EvalConfig(episodes=episodes, parallel=4, max_steps=max_steps,
                                                     temperature=temperature), run)
@@ -78,30 +78,34 @@ def seen_split(per: dict[str, float], rolled: set[str]) -> dict:
 async def one_seed(a, seed: int, tmp: str) -> dict:
     import torch
 
-    from halo.eval import resolve_tasks
+    from halo.config.overrides import flags
+    from halo.jobs.grpo import GRPOJob, setup_grpo, train_grpo
+    from halo.policy.modes import mode_flags
     from halo.policy.tiny import build_tiny_model
-    from halo.runs import RunDir
+    from halo.runtime.runs import RunDir
     from halo.sites.server import SitesServer
-    from halo.train import GRPOJob, setup_grpo, train_grpo
+    from halo.tasks.resolve import resolve_tasks
 
     torch.manual_seed(seed)
     d = Path(tmp) / f"tiny-seed{seed}"
     if not (d / "config.json").is_file():
         build_tiny_model(d, seed=seed)
     job = GRPOJob(tasks=[f"{f}@train" for f in a.family.split(",")], mode="tiny", sites="local",
-                  run_name=f"learn-seed{seed}", runs_dir=tmp, mode_overrides={"model": str(d), "seed": seed},
-                  grpo_overrides={"iterations": a.max_iterations, "group_size": a.group, "max_steps": a.max_steps,
-                                  "tasks_per_iteration": a.tasks_per_iteration, "lr": a.lr,
-                                  "checkpoint_every": a.max_iterations, "seed": seed, "save_episodes": "none",
-                                  "update_epochs": a.update_epochs, "advantage": a.advantage,
-                                  "entropy_coef": a.entropy_coef, "entropy_coef_final": a.entropy_coef_final,
-                                  "lr_final": a.lr_final,
-                                  "refill_zero_variance": a.refills, "self_imitation": a.self_imitation,
-                                  "explore": a.explore, "explore_adapt": a.explore_adapt,
-                                  "explore_unit": a.explore_unit, "explore_adapt_own": a.explore_adapt_own,
-                                  "hindsight": a.hindsight, "hindsight_per_episode": a.hindsight_per_episode},
-                  lora_overrides={"rank": a.lora_rank, "alpha": 2 * a.lora_rank,
-                                  "modules_to_save": ["lm_head"] if a.train_head else []})
+                  run_name=f"learn-seed{seed}", runs_dir=tmp,
+                  overrides=(*mode_flags(model=str(d), seed=seed),
+                             *flags("grpo", {
+                                 "iterations": a.max_iterations, "group_size": a.group, "max_steps": a.max_steps,
+                                 "tasks_per_iteration": a.tasks_per_iteration, "lr": a.lr,
+                                 "checkpoint_every": a.max_iterations, "seed": seed, "save_episodes": "none",
+                                 "update_epochs": a.update_epochs, "advantage": a.advantage,
+                                 "entropy_coef": a.entropy_coef, "entropy_coef_final": a.entropy_coef_final,
+                                 "lr_final": a.lr_final, "refill_zero_variance": a.refills,
+                                 "self_imitation": a.self_imitation, "explore": a.explore,
+                                 "explore_adapt": a.explore_adapt, "explore_unit": a.explore_unit,
+                                 "explore_adapt_own": a.explore_adapt_own, "hindsight": a.hindsight,
+                                 "hindsight_per_episode": a.hindsight_per_episode}),
+                             *flags("lora", {"rank": a.lora_rank, "alpha": 2 * a.lora_rank,
+                                             "modules_to_save": ["lm_head"] if a.train_head else []})))
     setup = await setup_grpo(job)
     hist: list[dict] = []
     out: dict = {"seed": seed}

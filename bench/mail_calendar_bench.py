@@ -218,11 +218,11 @@ async def run_gym(task_ids, url, slow_mo):
 
 async def run_halo(task_ids, urls):
     from oracles_gomail import ORACLES
-
     from site_helpers import Driver
+
     from halo.env.browser import BrowserPool
     from halo.env.env import BrowserEnv
-    from halo.tasks import get_task
+    from halo.tasks.real import get_task
 
     results = []
     async with BrowserPool() as pool:

@@ -34,7 +34,7 @@ async def restore_bench(pool, urls) -> dict:
     from test_branch import CASES, play
 
     from halo.env.env import BrowserEnv
-    from halo.families import family_task, get_family
+    from halo.tasks.families import family_task, get_family
 
     out = {}
     for name in RESTORE_CASES:
@@ -119,7 +119,7 @@ async def searching(policy, pool, tasks, budget: int, settings) -> tuple[dict, l
 
 
 async def success_on(policy, tasks, max_steps: int, run) -> dict:
-    from halo.eval import EvalConfig, run_eval
+    from halo.jobs.eval import EvalConfig, run_eval
 
     res = await run_eval(policy, tasks, EvalConfig(episodes=1, parallel=4, max_steps=max_steps), run)
     m = res.metrics()
@@ -129,13 +129,14 @@ async def success_on(policy, tasks, max_steps: int, run) -> dict:
 async def one_seed(a, seed: int, tmp: str, pool, urls) -> dict:
     import torch
 
-    from halo.eval import resolve_tasks
     from halo.policy.modes import get_mode, make_policy
     from halo.policy.tiny import build_tiny_model
     from halo.rl.dpo import tree_pairs
-    from halo.rl.learner import LoRALearner, LoRASettings, OptimSettings
-    from halo.rl.mcts import MCTSSettings
-    from halo.runs import RunDir
+    from halo.rl.config import LoRASettings, OptimSettings
+    from halo.rl.learner import LoRALearner
+    from halo.rl.config import MCTSSettings
+    from halo.runtime.runs import RunDir
+    from halo.tasks.resolve import resolve_tasks
 
     torch.manual_seed(seed)
     d = Path(tmp) / f"tiny-seed{seed}"

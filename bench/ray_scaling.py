@@ -1,5 +1,5 @@
 """Rollouts on Ray on one machine: episodes/min with 1 and 2 rollout workers, and Ray's overhead per episode
-against the local path (``halo.eval.run_eval`` without and with ``halo.scale.RayRollouts``).
+against the local path (``halo.jobs.eval.run_eval`` without and with ``halo.runtime.ray.RayRollouts``).
 
     .venv/bin/python bench/ray_scaling.py [--episodes 8] [--max-steps 3] [--tasks v2.gomail-1,v2.gomail-2]
 
@@ -35,9 +35,9 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 async def timed_local(mode, tasks, cfg, run_dir) -> dict:
-    from halo.eval import run_eval
+    from halo.jobs.eval import run_eval
     from halo.policy.modes import make_policy
-    from halo.runs import RunDir
+    from halo.runtime.runs import RunDir
 
     policy = make_policy(mode)
     t0 = time.perf_counter()
@@ -48,9 +48,9 @@ async def timed_local(mode, tasks, cfg, run_dir) -> dict:
 
 
 async def timed_ray(mode, tasks, cfg, run_dir, workers: int) -> dict:
-    from halo.eval import run_eval
-    from halo.runs import RunDir
-    from halo.scale import RayRollouts, sites_of
+    from halo.jobs.eval import run_eval
+    from halo.runtime.ray import RayRollouts, sites_of
+    from halo.runtime.runs import RunDir
 
     rollouts = RayRollouts(mode, None, workers=workers, sites=sites_of(tasks), per_worker=cfg.parallel,
                            env_kwargs={"max_steps": cfg.max_steps, "episode_timeout_s": cfg.episode_timeout_s})
@@ -78,13 +78,14 @@ def _summary(res, wall: float, cfg) -> dict:
 async def main(args) -> dict:
     import ray
 
-    from halo.eval import EvalConfig, local_sites, resolve_tasks
+    from halo.jobs.eval import EvalConfig
     from halo.policy.modes import get_mode
     from halo.policy.tiny import ensure_tiny_model
+    from halo.tasks.resolve import local_sites, resolve_tasks
 
     model = str(ROOT / "models" / "tiny-qwen3vl")
     ensure_tiny_model(model, print)
-    mode = get_mode("tiny", None, ["mode.max_batch=1"]).with_overrides(model=model)
+    mode = get_mode("tiny").with_overrides(max_batch=1, model=model)
     refs = [t for t in args.tasks.split(",") if t]
     per_task = max(1, args.episodes // len(refs))
     out: dict = {"machine": {"cpus": os.cpu_count(), "load_avg_before": os.getloadavg(),

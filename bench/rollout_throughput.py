@@ -300,7 +300,7 @@ def quiet() -> None:
 def warm(task_ids: list[str], urls: dict[str, str]) -> None:
     """Everything an episode imports or loads once (agisdk's task files, the evaluator, the oracles): before the
     window, in both kinds of worker."""
-    from halo.tasks import get_task
+    from halo.tasks.real import get_task
 
     for tid in task_ids:
         driver_oracle(tid)
@@ -318,7 +318,7 @@ def halo_worker(urls, tasks, task_ids, n_envs, barrier, results, warmup=True, sr
     async def main():
         from halo.env.browser import BrowserPool
         from halo.env.env import BrowserEnv
-        from halo.tasks import get_task
+        from halo.tasks.real import get_task
 
         TimedDriver = halo_driver_class()
         rows: list[dict] = []

@@ -150,7 +150,7 @@ async def oracle_speed(urls: dict[str, str], sites: tuple[str, ...]) -> dict:
 
     from halo.env.browser import BrowserPool
     from halo.env.env import BrowserEnv
-    from halo.tasks import get_task
+    from halo.tasks.real import get_task
 
     out = {}
     async with BrowserPool() as pool:
@@ -209,7 +209,7 @@ async def driver_runs(urls: dict[str, str], slow_mo: int | None, agisdk: bool, s
 
     from halo.env.browser import BrowserPool
     from halo.env.env import BrowserEnv
-    from halo.tasks import get_task
+    from halo.tasks.real import get_task
 
     async with BrowserPool() as pool:
         for name in sorted(oracles):

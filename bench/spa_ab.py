@@ -31,7 +31,7 @@ async def run(args) -> dict:
     from halo.env.env import BrowserEnv
     from halo.sites import core
     from halo.sites.server import SitesServer
-    from halo.tasks import get_task
+    from halo.tasks.real import get_task
 
     ids = rt.task_order(SITES, args.episodes)
     driver_cls = rt.halo_driver_class()

@@ -36,7 +36,8 @@ async def parity(mode, url: str, work: Path, n: int = 8) -> dict[str, dict[str, 
     from halo.env.types import Element
     from halo.policy.hf_backend import HFPolicy
     from halo.policy.modes import make_policy
-    from halo.rl.learner import LoRALearner, LoRASettings
+    from halo.rl.config import LoRASettings
+    from halo.rl.learner import LoRALearner
     from halo.rl.parity import gaps, recompute, summary
 
     hf = HFPolicy(mode.model, decoding=mode.decoding_config(), prompt=mode.prompt_config())

@@ -9,7 +9,8 @@ import pytest
 from typer.testing import CliRunner
 
 from halo.cli import app
-from halo.config_files import apply_sets, parse_set
+from halo.cli.common import CONFIG_TARGETS
+from halo.config.overrides import Override, apply, flags, parse_set
 from halo.errors import ConfigError
 
 
@@ -18,13 +19,24 @@ def _out(r) -> str:
 
 
 def test_set_parses_yaml_values_and_refuses_unknown_targets():
-    assert parse_set("grpo.lr=1e-5") == (["grpo", "lr"], 1e-5)
-    assert parse_set("lora.target_modules=[q_proj, v_proj]") == (["lora", "target_modules"], ["q_proj", "v_proj"])
-    assert apply_sets({"a": {"b": 1}}, [(["a", "c", "d"], True)], "f") == {"a": {"b": 1, "c": {"d": True}}}
+    assert parse_set("grpo.lr=1e-5", CONFIG_TARGETS) == Override(("grpo", "lr"), 1e-5)
+    assert parse_set("lora.target_modules=[q_proj, v_proj]", CONFIG_TARGETS).value == ["q_proj", "v_proj"]
+    assert apply({"a": {"b": 1}}, [Override(("a", "c", "d"), True)], "f") == {"a": {"b": 1, "c": {"d": True}}}
     with pytest.raises(ConfigError, match="'gropo' is not a config; the first key is one of policy"):
-        parse_set("gropo.lr=1")
+        parse_set("gropo.lr=1", CONFIG_TARGETS)
     with pytest.raises(ConfigError, match="write key.path=value"):
-        parse_set("grpo.lr")
+        parse_set("grpo.lr", CONFIG_TARGETS)
+
+
+def test_flags_and_set_take_one_path_and_flags_win():
+    """A flag is an override like --set, applied after it: the same keys, the same checks, the same messages."""
+    from halo.rl.config import load_rl_config
+
+    sets = [parse_set("grpo.lr=1e-5", CONFIG_TARGETS), parse_set("grpo.group_size=4", CONFIG_TARGETS)]
+    cfg = load_rl_config(overrides=[*sets, *flags("grpo", {"lr": 3e-4, "seed": None})])
+    assert cfg.optim.lr == 3e-4 and cfg.grpo.group_size == 4 and cfg.grpo.seed == 0  # None: a flag not given
+    with pytest.raises(ConfigError, match=r"rl_config\.yaml: grpo\.lr must be a number, got 'fast' \(str\)"):
+        load_rl_config(overrides=flags("grpo", {"lr": "fast"}))
 
 
 @pytest.mark.parametrize("argv, match", [
@@ -56,8 +68,11 @@ def test_set_reaches_the_job(tmp_path):
     from halo.policy.modes import get_mode
     from halo.rl.config import load_rl_config
 
-    assert load_rl_config(sets=["grpo.lr=1e-5", "lora.rank=4"])["lora"]["rank"] == 4
-    m = get_mode("tiny", sets=["mode.decoding.temperature=0.25", "modes.defaults.serve.port=8100"])
+    def sets(*items):
+        return [parse_set(i, CONFIG_TARGETS) for i in items]
+
+    assert load_rl_config(overrides=sets("grpo.lr=1e-5", "lora.rank=4")).lora.rank == 4
+    m = get_mode("tiny", overrides=sets("mode.decoding.temperature=0.25", "modes.defaults.serve.port=8100"))
     assert m.decoding_config().temperature == 0.25 and m.serve.port == 8100
 
 
@@ -69,18 +84,18 @@ def test_old_flag_names_stay_aliases():
 
 
 def test_shipped_configs_have_no_key_that_nothing_reads():
-    from halo.config_files import SOURCE_ROOT, read_yaml
-    from halo.rl.config import check_rl_file
+    from halo.config.files import SOURCE_ROOT, read_yaml
+    from halo.rl.config import build_rl_config
 
     data = read_yaml(SOURCE_ROOT / "configs" / "rl_config.yaml")
-    assert check_rl_file(data, "rl_config") and "viewport" not in data["episode"] and "top_p" not in data["policy"]
+    assert build_rl_config(data, "rl_config") and "viewport" not in data["episode"] and "top_p" not in data["policy"]
 
 
 @pytest.mark.parametrize("kind", ["tensorboard", "wandb"])
 def test_trackers_write_offline_under_the_run(tmp_path, kind, monkeypatch):
     pytest.importorskip({"tensorboard": "tensorboardX", "wandb": "wandb"}[kind])
     monkeypatch.delenv("WANDB_MODE", raising=False)
-    from halo.tracking import flatten, open_tracker
+    from halo.runtime.tracking import flatten, open_tracker
 
     assert flatten({"loss": 0.5, "ok": True, "family_success": {"a.b": 1}, "name": "x", "nan": float("nan")}) == \
         {"loss": 0.5, "ok": 1.0, "family_success/a.b": 1.0}
@@ -97,7 +112,7 @@ def test_trackers_write_offline_under_the_run(tmp_path, kind, monkeypatch):
 
 
 def test_provenance_names_version_commit_and_packages():
-    from halo.tracking import provenance
+    from halo.version import provenance
 
     p = provenance()
     assert p["halo_version"] == "0.1.0" and p["packages"]["pydantic"]

@@ -30,10 +30,10 @@ def test_demo_runs_end_to_end_and_writes_its_report(tiny_model, tmp_path):
 
 
 def test_demo_config_trains_on_a_family_and_evaluates_held_out_instances():
-    from halo.demo import DemoConfig
-    from halo.eval import resolve_tasks
+    from halo.jobs.demo import load_demo_config
+    from halo.tasks.resolve import resolve_tasks
 
-    cfg = DemoConfig.load()
+    cfg = load_demo_config()
     urls = {s: "http://127.0.0.1:1" for s in ("gomail", "gocalendar", "omnizon", "zilloft")}
     train = resolve_tasks(cfg.tasks, "local", urls)
     held = resolve_tasks(cfg.eval_tasks["held-out"], "local", urls)

@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from halo.errors import ConfigError, TaskNotFoundError
-from halo.tasks import LOCAL_SITES, canonical_id, get_task, grade, list_tasks
+from halo.tasks.real import canonical_id, get_task, grade, list_tasks
+from halo.tasks.types import LOCAL_SITES
 
 
 def test_v2_is_our_default_and_counts_match_agisdk():
@@ -47,8 +48,8 @@ def test_grade_runs_agisdk_scripts_and_can_both_pass_and_fail():
 def test_a_task_no_state_can_pass_is_listed_but_out_of_the_task_sets():
     """gocalendar-11's script is empty: `halo tasks --local` lists it, `--tasks local` / `--tasks gocalendar` (what
     training takes) leave it out, and its id still runs it."""
-    from halo.eval import resolve_tasks
-    from halo.tasks import UNGRADABLE
+    from halo.tasks.resolve import resolve_tasks
+    from halo.tasks.types import UNGRADABLE
 
     assert set(UNGRADABLE) == {"v2.gocalendar-11"}
     urls = {s: "http://127.0.0.1:1" for s in LOCAL_SITES}

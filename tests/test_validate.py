@@ -1,5 +1,5 @@
-"""Validation at the door (halo.validate, RewardConfig.from_dict, the CLI): every bad value fails in seconds, naming
-the key and the fix, before any model, browser or site starts."""
+"""Validation at the door (the settings classes, halo.jobs.preflight, RewardConfig.from_dict, the CLI): every bad
+value fails in seconds, naming the key and the fix, before any model, browser or site starts."""
 
 from __future__ import annotations
 
@@ -11,19 +11,13 @@ from typer.testing import CliRunner
 
 from halo.cli import app
 from halo.errors import ConfigError, HaloError, PolicyError, SiteError
-from halo.rl.grpo import GRPOSettings
-from halo.rl.learner import LoRASettings, OptimSettings
+from halo.config.files import load_yaml
+from halo.config.settings import build
+from halo.jobs.grpo import GRPOJob, check_grpo
+from halo.jobs.preflight import check_policy_server, check_runs_dir, check_sites_reachable, resolve_task_refs
+from halo.policy.modes import get_mode
+from halo.rl.config import GRPOSettings, LoRASettings, OptimSettings, build_rl_config, load_rl_config
 from halo.rl.rewards import RewardConfig
-from halo.validate import (
-    check_policy_server,
-    check_rl_config,
-    check_runs_dir,
-    check_sites_reachable,
-    check_training,
-    check_types,
-    load_yaml,
-    resolve_task_refs,
-)
 
 
 def _free_port() -> int:
@@ -50,36 +44,47 @@ def test_yaml_reads_exponent_numbers_as_numbers():
 ])
 def test_types_are_checked_per_key(cls, values, match):
     with pytest.raises(ConfigError, match=match):
-        check_types(cls, values, "x")
+        build(cls, values, prefix="x.")
 
 
 def test_good_types_pass():
-    check_types(OptimSettings, {"lr": 1, "betas": [0.9, 0.99], "loss_type": "grpo"}, "x")
-    check_types(LoRASettings, {"rank": 8, "target_modules": ("q_proj",)}, "x")
+    assert build(OptimSettings, {"lr": 1, "betas": [0.9, 0.99], "loss_type": "grpo"}, "x").betas == (0.9, 0.99)
+    assert build(LoRASettings, {"rank": 8, "target_modules": ("q_proj",)}, "x").rank == 8
 
 
 def test_rl_config_sections_and_episode_section():
-    check_rl_config(load_yaml("episode: {max_steps: 5, episode_timeout_s: 60}\ngrpo: {lr: 1e-5}"))
-    with pytest.raises(ConfigError, match="unknown section 'gropo'"):
-        check_rl_config({"gropo": {}})
-    with pytest.raises(ConfigError, match=r"episode\.episode_timeout_s must be > 0"):
-        check_rl_config({"episode": {"episode_timeout_s": -1}})
-    with pytest.raises(ConfigError, match=r"episode: unknown keys \['max_stpes'\]"):
-        check_rl_config({"episode": {"max_stpes": 3}})
+    cfg = build_rl_config(load_yaml("episode: {max_steps: 5, episode_timeout_s: 60}\ngrpo: {lr: 1e-5}"), "f.yaml")
+    assert cfg.episode.max_steps == 5 and cfg.optim.lr == 1e-5
+    assert cfg.for_mode(0.5, 64).grpo.max_steps == 5  # the loop's steps from episode, when grpo says none
+    with pytest.raises(ConfigError, match="f.yaml: unknown section 'gropo'"):
+        build_rl_config({"gropo": {}}, "f.yaml")
+    with pytest.raises(ConfigError, match=r"episode\.episode_timeout_s must be > 0, got -1"):
+        build_rl_config({"episode": {"episode_timeout_s": -1}}, "f.yaml")
+    with pytest.raises(ConfigError, match=r"episode: unknown key 'max_stpes'"):
+        build_rl_config({"episode": {"max_stpes": 3}}, "f.yaml")
 
 
-def test_training_ranges():
-    ok = (GRPOSettings(group_size=2), OptimSettings(), LoRASettings())
-    check_training(*ok)
-    with pytest.raises(ConfigError, match=r"lr \(learning rate\) must be > 0, got -1"):
-        check_training(ok[0], OptimSettings(lr=-1), ok[2])
-    with pytest.raises(ConfigError, match="loss_type must be one of dr_grpo, grpo, token_mean, got 'bogus'"):
-        check_training(ok[0], OptimSettings(loss_type="bogus"), ok[2])
+def test_ranges_are_checked_where_each_setting_is_declared():
+    """Type and range live on the field: any builder (a file, a flag, code) gets the same refusal."""
+    with pytest.raises(ConfigError, match=r"lr must be > 0, got -1"):
+        OptimSettings(lr=-1)
+    with pytest.raises(ConfigError, match="loss_type must be 'dr_grpo', 'grpo' or 'token_mean', got 'bogus'"):
+        OptimSettings(loss_type="bogus")
+    with pytest.raises(ConfigError, match="rank must be >= 1, got 0"):
+        LoRASettings(rank=0)
+    with pytest.raises(ConfigError, match="group_size must be >= 1, got 0"):
+        GRPOSettings(group_size=0)
+    with pytest.raises(ConfigError, match=r"configs/x.yaml: grpo\.lr must be > 0, got 0"):
+        build(OptimSettings, {"lr": 0}, "configs/x.yaml", "grpo.")
+
+
+def test_a_group_of_one_is_refused_unless_asked_for():
+    cfg, mode = load_rl_config(), get_mode("tiny")
+    one = build_rl_config({"grpo": {"group_size": 1}}, "f")
+    check_grpo(GRPOJob(tasks=[]), cfg, mode)
     with pytest.raises(ConfigError, match="a group of 1 learns nothing.*--allow-group-size-one"):
-        check_training(GRPOSettings(group_size=1), *ok[1:])
-    check_training(GRPOSettings(group_size=1), *ok[1:], allow_group_size_one=True)
-    with pytest.raises(ConfigError, match="lora rank must be > 0"):
-        check_training(ok[0], ok[1], LoRASettings(rank=0))
+        check_grpo(GRPOJob(tasks=[]), one, mode)
+    check_grpo(GRPOJob(tasks=[], allow_group_size_one=True), one, mode)
 
 
 def test_runs_dir_must_be_writable(tmp_path):
@@ -98,7 +103,7 @@ def test_unknown_task_fails_before_anything_starts():
 
 
 async def test_unreachable_sites_fail_in_seconds_with_the_url(tmp_path):
-    from halo.tasks import page_task
+    from halo.tasks.types import page_task
 
     url = f"http://127.0.0.1:{_free_port()}"
     t0 = time.perf_counter()
@@ -112,8 +117,6 @@ async def test_unreachable_sites_fail_in_seconds_with_the_url(tmp_path):
 
 
 async def test_dead_policy_server_fails_the_preflight_with_url_and_fix():
-    from halo.policy.modes import get_mode
-
     url = f"http://127.0.0.1:{_free_port()}/v1"
     mode = get_mode("qwen3vl_base").with_overrides(base_url=url)
     t0 = time.perf_counter()
@@ -143,9 +146,7 @@ def test_bad_reward_config_is_refused_at_start_up(rewards, match):
 
 
 def test_shipped_reward_config_loads():
-    from halo.rl.config import load_rl_config
-
-    cfg = RewardConfig.from_dict(load_rl_config()["rewards"])
+    cfg = load_rl_config().rewards
     assert set(cfg.milestones) == {"gomail", "gocalendar", "omnizon", "zilloft", "dashdish", "opendining", "udriver",
                                    "staynb", "marrisuite", "networkin", "topwork"}
 
@@ -162,8 +163,9 @@ def _train(tmp_path, *args: str, config: str | None = None):
 
 
 @pytest.mark.parametrize("args, config, match", [
-    (["--lr", "-1"], None, r"lr \(learning rate\) must be > 0"),
-    (["--loss-type", "bogus"], None, "loss_type must be one of"),
+    (["--lr", "-1"], None, r"rl_config\.yaml: grpo\.lr must be > 0, got -1"),
+    (["--group-size", "0"], None, r"grpo\.group_size must be >= 1, got 0"),
+    (["--loss-type", "bogus"], None, "grpo.loss_type must be 'dr_grpo', 'grpo' or 'token_mean', got 'bogus'"),
     (["--group-size", "1"], None, "a group of 1 learns nothing"),
     (["--tasks", "gomial"], None, "gomial"),
     ([], "grpo: {lr: fast}", r"grpo\.lr must be a number, got 'fast'"),

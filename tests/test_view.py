@@ -11,10 +11,11 @@ import pytest
 from typer.testing import CliRunner
 
 from halo.cli import app
-from halo.rl.grpo import GRPOSettings, GRPOTrainer, IterationResult
+from halo.rl.config import GRPOSettings
+from halo.rl.grpo import GRPOTrainer, IterationResult
 from halo.rl.rewards import RewardBreakdown
 from halo.rl.rollout import Episode, Step
-from halo.runs import RunDir
+from halo.runtime.runs import RunDir
 
 
 def _jpeg(colour: str) -> bytes:

@@ -165,7 +165,7 @@ class ChaosSite:
 
     def task(self, task_id: str = "v2.gomail-1") -> Any:
         """A protocol task on this site (REAL-local style: /config, /finish read at reset and at the end)."""
-        from halo.tasks import Task
+        from halo.tasks.types import Task
 
         return Task(id=task_id, version="v2", name=task_id.split(".")[-1], site="gomail", goal="Click the button.",
                     base_url=self.url, remote_url=self.url, local=True, points=1.0, eval_scripts=(), protocol=True)

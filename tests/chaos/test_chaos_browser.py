@@ -17,7 +17,7 @@ from halo.errors import SiteError
 from halo.policy.scripted import ScriptedPolicy
 from halo.rl.health import error_reason
 from halo.rl.rollout import run_episode
-from halo.tasks import page_task
+from halo.tasks.types import page_task
 
 pytestmark = pytest.mark.browser
 
@@ -114,8 +114,8 @@ async def test_episodes_survive_random_kills(chaos_pool, pages):
 
 
 async def test_eval_under_kills_loses_no_episode_or_metrics(chaos_pool, pages, tmp_path):
-    from halo.eval import EvalConfig, run_eval
-    from halo.runs import RunDir
+    from halo.jobs.eval import EvalConfig, run_eval
+    from halo.runtime.runs import RunDir
 
     pool, rng = chaos_pool, random.Random(3)
     run = RunDir(tmp_path, "eval")

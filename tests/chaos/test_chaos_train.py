@@ -12,10 +12,11 @@ import time
 import pytest
 from chaos_helpers import killer
 
-from halo.rl.grpo import GRPOSettings, GRPOTrainer
+from halo.rl.config import GRPOSettings
+from halo.rl.grpo import GRPOTrainer
 from halo.rl.health import RunUnhealthy
-from halo.runs import RunDir
-from halo.tasks import page_task
+from halo.runtime.runs import RunDir
+from halo.tasks.types import page_task
 
 pytestmark = [pytest.mark.ml, pytest.mark.browser]
 
@@ -35,7 +36,8 @@ def tiny_policy(tiny_model):
 
 
 def _learner(policy):
-    from halo.rl.learner import LoRALearner, LoRASettings, OptimSettings
+    from halo.rl.config import LoRASettings, OptimSettings
+    from halo.rl.learner import LoRALearner
 
     return LoRALearner(policy, LoRASettings(rank=4, alpha=8), OptimSettings(lr=1e-3, max_tokens=24), temperature=1.0)
 

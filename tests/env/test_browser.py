@@ -11,7 +11,7 @@ import pytest
 from halo.env import actions as A
 from halo.env.browser import BrowserPool, find_chromium
 from halo.errors import BrowserError
-from halo.tasks import page_task
+from halo.tasks.types import page_task
 
 
 def test_halo_chromium_must_be_executable(monkeypatch, tmp_path):

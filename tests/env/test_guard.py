@@ -11,7 +11,7 @@ from collections import Counter
 import pytest
 
 from halo.env import actions as A
-from halo.tasks import page_task
+from halo.tasks.types import page_task
 
 pytestmark = pytest.mark.browser
 

@@ -8,7 +8,7 @@ import time
 import pytest
 
 from halo.env import actions as A
-from halo.tasks import page_task
+from halo.tasks.types import page_task
 
 pytestmark = pytest.mark.browser
 

@@ -8,7 +8,7 @@ import asyncio
 import pytest
 
 from halo.env import actions as A
-from halo.tasks import get_task
+from halo.tasks.real import get_task
 
 pytestmark = pytest.mark.browser
 
@@ -131,7 +131,7 @@ async def test_after_the_last_step_the_state_stays_readable_until_reset(make_env
 
 
 async def test_no_recycling_when_asked_or_across_kinds_of_task(make_env, mail_task, pages_url):
-    from halo.tasks import page_task
+    from halo.tasks.types import page_task
 
     env = make_env(reuse_context=False)
     await env.reset(mail_task)
@@ -150,7 +150,7 @@ async def test_no_recycling_when_asked_or_across_kinds_of_task(make_env, mail_ta
 
 async def test_finish_state_on_a_plain_page_is_refused(make_env, pages_url):
     from halo.errors import ConfigError
-    from halo.tasks import page_task
+    from halo.tasks.types import page_task
 
     env = make_env()
     await env.reset(page_task(f"{pages_url}/page2.html"))

@@ -60,7 +60,7 @@ async def run_instance(families_pool, family_site_urls):
     from site_helpers import Driver
 
     from halo.env.env import BrowserEnv
-    from halo.families import family_task, get_family
+    from halo.tasks.families import family_task, get_family
 
     envs: list[Any] = []
 

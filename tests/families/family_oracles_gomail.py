@@ -13,7 +13,7 @@ import re
 from typing import Any
 
 from halo.env import actions as A
-from halo.families.gomail import _EMAILS
+from halo.tasks.families.gomail import _EMAILS
 
 FOLDER_LINKS = {"starred": "Starred", "snoozed": "Snoozed", "sent": "Sent", "drafts": "Drafts",
                 "scheduled": "Scheduled", "all": "All Mail", "spam": "Spam", "trash": "Trash"}
@@ -91,7 +91,7 @@ ORACLES = {"gomail.folder": folder, "gomail.open": open_email, "gomail.star": st
 # ---------------------------------------------------------------- near misses, played in the browser
 def other_email(eid: str) -> str:
     """Another email of the Inbox's first page (the row below, or above for the last)."""
-    from halo.families.gomail import PAGE1
+    from halo.tasks.families.gomail import PAGE1
 
     i = PAGE1.index(eid)
     return PAGE1[i + 1 if i + 1 < len(PAGE1) else i - 1]

@@ -9,8 +9,8 @@ and expect a failure. ``BROWSER_NEAR_MISSES`` are wrong-but-close episodes playe
 from __future__ import annotations
 
 from halo.env import actions as A
-from halo.families.zilloft import ME, POPULAR, day_text
 from halo.sites.zilloft.listings import BY_ID, LISTINGS, TYPE_LABELS
+from halo.tasks.families.zilloft import ME, POPULAR, day_text
 
 HERO = "Enter an address, neighborhood, city, or ZIP code"
 

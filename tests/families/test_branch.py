@@ -22,7 +22,7 @@ from halo.env import actions as A
 from halo.env.branch import RestoreDiverged
 from halo.env.env import BrowserEnv
 from halo.errors import ConfigError
-from halo.families import family_task, get_family
+from halo.tasks.families import family_task, get_family
 
 pytestmark = pytest.mark.browser
 

@@ -8,9 +8,9 @@ import random
 import pytest
 from family_oracles_omnizon import ORACLES
 
-from halo.families import get_family
-from halo.families.base import split_of
 from halo.rl.hindsight import achieved
+from halo.tasks.families import get_family
+from halo.tasks.types import split_of
 
 FAMILY = "omnizon.department"
 
@@ -42,11 +42,11 @@ async def test_a_day_view_passed_through_is_relabelled_up_to_its_step(families_p
 
     from halo.env import actions as A
     from halo.env.env import BrowserEnv
-    from halo.families import family_task
-    from halo.families.gocalendar import long_day
     from halo.policy.scripted import ScriptedPolicy
     from halo.rl.hindsight import Hindsight
     from halo.rl.rollout import run_episode
+    from halo.tasks.families import family_task
+    from halo.tasks.families.gocalendar import long_day
 
     fam = get_family("gocalendar.otherday")
     train = fam.instances("train")

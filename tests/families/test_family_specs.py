@@ -5,8 +5,15 @@ from __future__ import annotations
 import pytest
 
 from halo.errors import ConfigError, TaskNotFoundError
-from halo.families import (all_families, get_family, grade_family_task, is_family_spec, progress_of,
-                           resolve_family_spec, split_of)
+from halo.tasks.families import (
+    all_families,
+    get_family,
+    grade_family_task,
+    is_family_spec,
+    progress_of,
+    resolve_family_spec,
+)
+from halo.tasks.types import split_of
 
 URLS = {s: f"http://127.0.0.1:{9000 + i}" for i, s in enumerate(("gomail", "gocalendar", "omnizon", "zilloft"))}
 
@@ -56,7 +63,7 @@ def test_specs():
 
 
 def test_resolve_tasks_rejects_families_on_remote_sites():
-    from halo.eval import resolve_tasks
+    from halo.tasks.resolve import resolve_tasks
 
     with pytest.raises(ConfigError, match="REAL-local only"):
         resolve_tasks(["gomail.folder@train"], "remote", URLS)

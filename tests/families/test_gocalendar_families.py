@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 from family_oracles_gocalendar import BROWSER_NEAR_MISSES, EXTRA_NEAR_MISSES, ORACLES, near_miss
 
-from halo.families import all_families, get_family
+from halo.tasks.families import all_families, get_family
 
 FAMILIES = [f.name for f in all_families("gocalendar")]
 

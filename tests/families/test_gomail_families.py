@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 from family_oracles_gomail import BROWSER_NEAR_MISSES, EXTRA_NEAR_MISSES, ORACLES, near_miss
 
-from halo.families import all_families, get_family
+from halo.tasks.families import all_families, get_family
 
 FAMILIES = [f.name for f in all_families("gomail")]
 
@@ -40,7 +40,7 @@ def test_instances_are_deterministic_distinct_and_split(name):
 def test_every_email_goal_names_exactly_one_email_of_the_whole_mailbox():
     """The mailbox holds hundreds of emails (most on later pages): a goal's subject, sender or day still names one
     email of all of them, and that email is on the Inbox's first page."""
-    from halo.families.gomail import _EMAILS, PAGE1, _when
+    from halo.tasks.families.gomail import _EMAILS, PAGE1, _when
 
     mail = [e for e in _EMAILS.values() if not e["draft"]]
     assert len(mail) > 450
@@ -105,8 +105,8 @@ async def test_a_family_episode_ends_when_its_checks_pass(families_pool, family_
 
     from halo.env import actions as A
     from halo.env.env import BrowserEnv
-    from halo.families import family_task
-    from halo.tasks import get_task
+    from halo.tasks.families import family_task
+    from halo.tasks.real import get_task
 
     inst = get_family("gomail.folder").instance(3)
     names = list(FOLDER_LINKS)
@@ -134,7 +134,7 @@ async def test_a_connection_dropped_under_a_state_read_is_tried_once_more(famili
 
     from halo.env.env import BrowserEnv
     from halo.errors import SiteError
-    from halo.families import family_task
+    from halo.tasks.families import family_task
 
     env = BrowserEnv(families_pool, max_steps=3)
     try:

@@ -25,7 +25,8 @@ from halo.env.env import BrowserEnv
 from halo.policy.base import Completion, PolicyBackend
 from halo.policy.prompt import Prompt, tool_call_text
 from halo.rl.critic import PolicyCritic
-from halo.rl.mcts import MCTSExplorer, MCTSSettings, sibling_groups, tree_record
+from halo.rl.config import MCTSSettings
+from halo.rl.mcts import MCTSExplorer, sibling_groups, tree_record
 
 pytestmark = pytest.mark.browser
 

@@ -10,7 +10,7 @@ import copy
 import pytest
 from family_oracles_omnizon import BROWSER_NEAR_MISSES, ORACLES, VERIFIED, extra_cart_line
 
-from halo.families import all_families, get_family
+from halo.tasks.families import all_families, get_family
 
 FAMILIES = [f.name for f in all_families("omnizon")]
 

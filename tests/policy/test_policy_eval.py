@@ -56,9 +56,10 @@ def clear_inbox(obs: Observation) -> A.Action:
 
 
 async def test_scripted_policy_on_real_local_is_graded_by_real(tmp_path):
-    from halo.eval import EvalConfig, local_sites, resolve_tasks, run_eval
+    from halo.jobs.eval import EvalConfig, run_eval
     from halo.policy.scripted import ScriptedPolicy
-    from halo.runs import RunDir
+    from halo.runtime.runs import RunDir
+    from halo.tasks.resolve import local_sites, resolve_tasks
 
     with local_sites(True) as urls:
         tasks = resolve_tasks(["gomail-14"], sites="local", site_urls=urls)
@@ -113,9 +114,9 @@ def test_cli_eval_reports_bad_input_clearly(tmp_path):
 
 
 def test_cli_eval_without_a_policy_server_fails_fast(page_url, tmp_path):
-    from halo.cli import app
-
     import socket
+
+    from halo.cli import app
 
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))

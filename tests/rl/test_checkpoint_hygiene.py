@@ -10,7 +10,7 @@ import sys
 import yaml
 
 from halo.rl.checkpoint import RESUMES, clean_stale, write_run_config
-from halo.runs import RunDir
+from halo.runtime.runs import RunDir
 
 
 def _dead_pid() -> int:

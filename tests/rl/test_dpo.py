@@ -38,7 +38,8 @@ def test_a_dpo_step_raises_the_chosen_reply_relative_to_the_rejected(tiny_model)
     from halo.policy.base import DecodingConfig
     from halo.policy.hf_backend import HFPolicy
     from halo.policy.prompt import PromptConfig
-    from halo.rl.learner import LoRALearner, LoRASettings, OptimSettings, PreferencePair
+    from halo.rl.config import LoRASettings, OptimSettings
+    from halo.rl.learner import LoRALearner, PreferencePair
 
     torch.set_num_threads(1)
     policy = HFPolicy(tiny_model, decoding=DecodingConfig(temperature=1.0, max_tokens=24, seed=1),

@@ -15,7 +15,8 @@ from pathlib import Path
 import pytest
 
 from halo.rl.advantages import group_advantages
-from halo.rl.grpo import GRPOSettings, build_items
+from halo.rl.config import GRPOSettings
+from halo.rl.grpo import build_items
 from halo.rl.rewards import RewardBreakdown
 from halo.rl.rollout import Episode, Step
 
@@ -46,7 +47,8 @@ def _obs():
 
 @pytest.mark.ml
 def test_update_raises_positive_and_lowers_negative_advantage_samples(policy):
-    from halo.rl.learner import LoRALearner, LoRASettings, OptimSettings, TrainItem
+    from halo.rl.config import LoRASettings, OptimSettings
+    from halo.rl.learner import LoRALearner, TrainItem
 
     obs = _obs()
     prompt = policy.build_prompt(obs)
@@ -138,7 +140,8 @@ def test_killed_run_resumes_without_gaps_or_repeats(tiny_model, tmp_path):
 
 @pytest.mark.ml
 def test_vision_placeholders_are_never_sampled_and_never_trained_on(policy):
-    from halo.rl.learner import LoRALearner, LoRASettings, OptimSettings, TrainItem
+    from halo.rl.config import LoRASettings, OptimSettings
+    from halo.rl.learner import LoRALearner, TrainItem
 
     assert len(policy.vision_ids) == 4
     obs = _obs()
@@ -183,7 +186,8 @@ def test_explored_replies_are_drawn_uniformly_and_train_on_the_policys_own_logpr
     import torch
 
     from halo.policy.hf_backend import token_logprobs, training_batch
-    from halo.rl.learner import LoRALearner, LoRASettings, OptimSettings
+    from halo.rl.config import LoRASettings, OptimSettings
+    from halo.rl.learner import LoRALearner
 
     p = _constrained_tiny_policy(tiny_model)
     obs = _obs()
@@ -264,7 +268,7 @@ def test_adaptive_explore_follows_each_familys_failure_rate(tmp_path):
 
     from halo.errors import ConfigError
     from halo.rl.grpo import GRPOTrainer
-    from halo.runs import RunDir
+    from halo.runtime.runs import RunDir
 
     policy = SimpleNamespace(explore=0.0, decoding=SimpleNamespace(constrained=True))
     tasks = [SimpleNamespace(id=f"{f}-{i}", family=f) for f in ("a.one", "b.two", "c.three") for i in range(3)]
@@ -291,7 +295,7 @@ def test_adaptive_explore_can_follow_the_policys_own_episodes(tmp_path):
 
     from halo.errors import ConfigError
     from halo.rl.grpo import GRPOTrainer
-    from halo.runs import RunDir
+    from halo.runtime.runs import RunDir
 
     def episode(success: bool, explored: bool, errored: bool = False):
         step = SimpleNamespace(sample=SimpleNamespace(explored=explored))
@@ -334,7 +338,8 @@ def _constrained_episode(sample, ret: float, prompt=None) -> Episode:
 def test_zero_advantage_steps_are_kept_for_an_entropy_bonus(tiny_model):
     """A group whose episodes all got the same return trains nothing, unless an entropy bonus is on: then its steps
     are items (advantage 0) and the bonus still applies to them."""
-    from halo.rl.learner import LoRALearner, LoRASettings, OptimSettings
+    from halo.rl.config import LoRASettings, OptimSettings
+    from halo.rl.learner import LoRALearner
 
     p = _constrained_tiny_policy(tiny_model)
     obs = _obs()

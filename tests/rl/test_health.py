@@ -9,10 +9,10 @@ import pytest
 
 from halo.env.env import episode_deadline_error
 from halo.errors import ConfigError
-from halo.rl.grpo import GRPOSettings
+from halo.rl.config import GRPOSettings
 from halo.rl.health import RunUnhealthy, check_iteration, count_reasons, error_reason, error_report
 from halo.rl.rollout import Episode
-from halo.runs import RunDir
+from halo.runtime.runs import RunDir
 
 
 @pytest.mark.parametrize("error, reason", [
@@ -69,9 +69,9 @@ def test_an_unhealthy_iteration_stops_before_the_update_and_logs_a_stopped_recor
 
 
 def test_max_error_share_is_validated():
-    with pytest.raises(ConfigError, match=r"max_error_share must be a number in \[0, 1\]"):
+    with pytest.raises(ConfigError, match=r"max_error_share must be <= 1, got 2"):
         GRPOSettings(max_error_share=2)
-    from halo.eval import EvalConfig
+    from halo.jobs.eval import EvalConfig
 
     with pytest.raises(ConfigError, match="max_error_share"):
         EvalConfig(max_error_share=-0.1)

@@ -13,16 +13,16 @@ from pathlib import Path
 import pytest
 
 from halo.errors import ConfigError
-from halo.families import get_family
 from halo.policy.action_space import page_schema
 from halo.policy.base import PolicyBackend, Sample
 from halo.policy.parse import parse_action
 from halo.policy.prompt import PromptConfig
-from halo.rl.grpo import GRPOSettings
+from halo.rl.config import GRPOSettings
 from halo.rl.hindsight import Hindsight, relabel
 from halo.rl.rewards import RewardBreakdown
 from halo.rl.rollout import Episode, Step
 from halo.rl.self_imitation import SelfImitation
+from halo.tasks.families import get_family
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tests" / "policy"))
@@ -108,7 +108,7 @@ def test_hindsight_needs_self_imitation():
 
 def test_the_trainer_relabels_as_many_instances_per_episode_as_set(tmp_path):
     from halo.rl.grpo import GRPOTrainer
-    from halo.runs import RunDir
+    from halo.runtime.runs import RunDir
 
     run = RunDir(tmp_path, "h")
     s = GRPOSettings(hindsight=True, self_imitation=4, hindsight_per_episode=4)

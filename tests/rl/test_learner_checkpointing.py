@@ -17,7 +17,8 @@ torch = pytest.importorskip("torch")
 def _update(tiny_model, checkpointing: bool):
     from test_learner_packing import _items, _policy
 
-    from halo.rl.learner import LoRALearner, LoRASettings, OptimSettings
+    from halo.rl.config import LoRASettings, OptimSettings
+    from halo.rl.learner import LoRALearner
 
     torch.manual_seed(0)
     policy = _policy(tiny_model)
@@ -65,12 +66,12 @@ def test_auto_turns_it_on_by_model_size(tiny_model, monkeypatch):
 
 def test_checkpointing_setting_is_read_from_rl_config():
     from halo.errors import ConfigError
-    from halo.rl.config import build, load_rl_config
-    from halo.rl.learner import LoRASettings
+    from halo.config.overrides import Override
+    from halo.rl.config import load_rl_config
 
     cfg = load_rl_config(None)
-    assert cfg["lora"]["gradient_checkpointing"] == "auto"  # written in configs/rl_config.yaml
-    on = load_rl_config(None, sets=["lora.gradient_checkpointing=true"])
-    assert build(LoRASettings, on["lora"], "rl_config lora").gradient_checkpointing is True
+    assert cfg.raw["lora"]["gradient_checkpointing"] == "auto"  # written in configs/rl_config.yaml
+    on = load_rl_config(None, [Override(("lora", "gradient_checkpointing"), True)])
+    assert on.lora.gradient_checkpointing is True
     with pytest.raises(ConfigError, match="gradient_checkpointing"):
-        load_rl_config(None, sets=["lora.gradient_checkpointing=sometimes"])
+        load_rl_config(None, [Override(("lora", "gradient_checkpointing"), "sometimes")])

@@ -33,7 +33,8 @@ def test_choice_positions_only_give_the_full_logprobs_entropies_and_gradients(ti
     from test_learner_packing import _items, _policy
 
     from halo.policy.hf_backend import token_logprobs
-    from halo.rl.learner import LoRALearner, LoRASettings, OptimSettings
+    from halo.rl.config import LoRASettings, OptimSettings
+    from halo.rl.learner import LoRALearner
 
     policy = _policy(tiny_model)
     items = _items(policy)

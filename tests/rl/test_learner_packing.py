@@ -42,7 +42,8 @@ def _items(policy, per_prompt: int = 3):
 
 
 def test_packed_rows_score_as_each_prompt_alone(tiny_model):
-    from halo.rl.learner import LoRALearner, LoRASettings, OptimSettings
+    from halo.rl.config import LoRASettings, OptimSettings
+    from halo.rl.learner import LoRALearner
 
     policy = _policy(tiny_model)
     items = _items(policy)
@@ -63,7 +64,8 @@ def test_packed_rows_score_as_each_prompt_alone(tiny_model):
 
 
 def _trained(tiny_model, pack_rows: int, items_from=None):
-    from halo.rl.learner import LoRALearner, LoRASettings, OptimSettings
+    from halo.rl.config import LoRASettings, OptimSettings
+    from halo.rl.learner import LoRALearner
 
     torch.manual_seed(0)
     policy = _policy(tiny_model)
@@ -99,7 +101,8 @@ def test_an_update_does_not_depend_on_how_rows_are_packed(tiny_model):
 
 
 def test_pack_tokens_bounds_a_forward(tiny_model):
-    from halo.rl.learner import LoRALearner, LoRASettings, OptimSettings
+    from halo.rl.config import LoRASettings, OptimSettings
+    from halo.rl.learner import LoRALearner
 
     policy = _policy(tiny_model)
     items = _items(policy, per_prompt=2)
@@ -114,19 +117,18 @@ def test_pack_tokens_bounds_a_forward(tiny_model):
 
 def test_packing_settings_are_checked():
     from halo.errors import ConfigError
-    from halo.rl.grpo import GRPOSettings
-    from halo.rl.learner import LoRASettings, OptimSettings
-    from halo.validate import check_training
+    from halo.rl.config import OptimSettings
 
     for bad in ({"pack_rows": 0}, {"pack_tokens": 0}):
         with pytest.raises(ConfigError, match="pack_"):
-            check_training(GRPOSettings(), OptimSettings(**bad), LoRASettings())
+            OptimSettings(**bad)
 
 
 def test_encodings_are_kept_in_host_memory_within_a_byte_budget(tiny_model, monkeypatch):
     """The learner keeps prompts' processor output on the host, bounded in bytes (oldest out first), never beyond."""
     import halo.rl.learner as learner_mod
-    from halo.rl.learner import LoRALearner, LoRASettings
+    from halo.rl.config import LoRASettings
+    from halo.rl.learner import LoRALearner
 
     policy = _policy(tiny_model)
     items = _items(policy, per_prompt=1)

@@ -11,16 +11,17 @@ from typer.testing import CliRunner
 
 from halo.cli import app
 from halo.errors import ConfigError
-from halo.rl.config import load_rl_config
-from halo.train_mcts import mcts_settings
+from halo.config.overrides import Override
+from halo.rl.config import build_rl_config, load_rl_config
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.mark.parametrize("args,message", [(["--episodes", "0"], "--episodes must be >= 1"),
-                                          (["--simulations", "0"], "simulations must be >= 1"),
-                                          (["--alpha", "2"], "alpha must be in [0, 1]"),
-                                          (["--restore", "teleport"], "restore must be auto, fork or replay"),
+                                          (["--simulations", "0"], "mcts.simulations must be >= 1, got 0"),
+                                          (["--alpha", "2"], "mcts.alpha must be <= 1, got 2"),
+                                          (["--restore", "teleport"],
+                                           "mcts.restore must be 'auto', 'fork' or 'replay'"),
                                           (["--critic", "same"], "can only answer with actions")])
 def test_bad_input_exits_before_any_run(args, message, tmp_path):
     res = CliRunner().invoke(app, ["train", "mcts", "--runs-dir", str(tmp_path), *args])
@@ -29,11 +30,12 @@ def test_bad_input_exits_before_any_run(args, message, tmp_path):
 
 
 def test_the_config_block_is_read_and_unknown_keys_refused():
-    s, d, job = mcts_settings(load_rl_config(None), {"simulations": 7}, 70, 0.7)
+    cfg = load_rl_config(None, [Override(("mcts", "simulations"), 7)]).for_mode(0.7, 300)
+    s, d, job = cfg.mcts, cfg.dpo, cfg.mcts_job
     assert (s.simulations, s.ucb_c, s.children, s.max_steps) == (7, 1.414, 5, 70) and d.beta > 0
-    assert job["critic"] == "none"
-    with pytest.raises(ConfigError, match="unknown keys"):
-        mcts_settings({"mcts": {"simulatons": 3}}, {}, 70, 0.7)
+    assert job.critic == "none"
+    with pytest.raises(ConfigError, match="mcts: unknown key 'simulatons'"):
+        build_rl_config({"mcts": {"simulatons": 3}}, "f")
 
 
 def test_script_keeps_the_original_flags():

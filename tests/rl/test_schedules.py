@@ -11,7 +11,8 @@ from types import SimpleNamespace
 import pytest
 
 from halo.errors import ConfigError
-from halo.rl.grpo import GRPOSettings, GRPOTrainer
+from halo.rl.config import GRPOSettings
+from halo.rl.grpo import GRPOTrainer
 from halo.rl.learner import scheduled
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -27,7 +28,7 @@ def test_a_schedule_runs_on_the_line_from_its_value_to_its_final_one():
 
 
 def test_the_trainer_reports_iterations_done_or_its_drivers_progress(tmp_path):
-    from halo.runs import RunDir
+    from halo.runtime.runs import RunDir
 
     tasks = [SimpleNamespace(id="t", family=None)]
     t = GRPOTrainer(SimpleNamespace(), None, tasks, GRPOSettings(iterations=5), RunDir(tmp_path, "r"))
@@ -42,7 +43,7 @@ def test_the_penalty_gate_counts_the_policys_own_recent_episodes(tmp_path, monke
     """``recent_success`` (what scales an entropy penalty) counts the policy's own episodes of the last
     ``curriculum_window``: not errored ones, not those with a drawn (explored) reply; 0 before any."""
     from halo.rl import grpo
-    from halo.runs import RunDir
+    from halo.runtime.runs import RunDir
 
     def ep(success: bool, explored: bool = False, errored: bool = False):
         st = SimpleNamespace(sample=SimpleNamespace(explored=explored))
@@ -79,7 +80,8 @@ def test_the_learner_moves_its_rate_and_entropy_coefficient_with_progress(tiny_m
     torch = pytest.importorskip("torch")
     from policy_helpers import constrained_tiny_policy, make_obs
 
-    from halo.rl.learner import LoRALearner, LoRASettings, OptimSettings, TrainItem
+    from halo.rl.config import LoRASettings, OptimSettings
+    from halo.rl.learner import LoRALearner, TrainItem
 
     torch.manual_seed(0)
     p = constrained_tiny_policy(tiny_model)
@@ -127,9 +129,8 @@ def test_the_learner_moves_its_rate_and_entropy_coefficient_with_progress(tiny_m
 
 
 def test_schedule_settings_are_checked():
-    from halo.rl.learner import LoRASettings, OptimSettings
-    from halo.validate import check_training
+    from halo.rl.config import OptimSettings
 
-    check_training(GRPOSettings(), OptimSettings(lr=1e-3, lr_final=0.0, entropy_coef_final=-0.1), LoRASettings())
+    OptimSettings(lr=1e-3, lr_final=0.0, entropy_coef_final=-0.1)
     with pytest.raises(ConfigError, match="lr_final"):
-        check_training(GRPOSettings(), OptimSettings(lr=1e-3, lr_final=-1e-4), LoRASettings())
+        OptimSettings(lr=1e-3, lr_final=-1e-4)

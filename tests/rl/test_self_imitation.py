@@ -12,7 +12,7 @@ import pytest
 from halo.errors import ConfigError
 from halo.policy.base import Sample
 from halo.policy.parse import parse_action
-from halo.rl.grpo import GRPOSettings
+from halo.rl.config import GRPOSettings
 from halo.rl.rewards import RewardBreakdown
 from halo.rl.rollout import Episode, Step
 from halo.rl.self_imitation import SelfImitation, success_key
@@ -85,7 +85,8 @@ def test_a_replayed_success_is_learned_on_the_current_policy_not_clipped_away(ti
     from halo.policy.base import DecodingConfig
     from halo.policy.hf_backend import HFPolicy
     from halo.policy.prompt import PromptConfig
-    from halo.rl.learner import LoRALearner, LoRASettings, OptimSettings, TrainItem
+    from halo.rl.config import LoRASettings, OptimSettings
+    from halo.rl.learner import LoRALearner, TrainItem
 
     before = torch.get_num_threads()
     torch.set_num_threads(1)

@@ -27,12 +27,14 @@ DETERMINISTIC = ("task", "success_rate", "mean_reward", "episode_length", "actio
                  "pg_items", "errored")
 
 
-def _job(tmp_path, tiny_model, name, **kw):
-    from halo.train_mcts import MCTSJob
+def _job(tmp_path, tiny_model, name, mode_over=None, mcts_over=None, **kw):
+    from halo.config.overrides import flags
+    from halo.jobs.mcts import MCTSJob
+    from halo.policy.modes import mode_flags
 
+    over = (*mode_flags(**(mode_over or {"model": tiny_model, "seed": 0})), *flags("mcts", mcts_over or SEARCH))
     return MCTSJob(**{"tasks": TASKS, "mode": "tiny", "episodes": 1, "run_name": name, "runs_dir": str(tmp_path),
-                      "seed": 0, "mode_overrides": {"model": tiny_model, "seed": 0}, "mcts_overrides": dict(SEARCH),
-                      **kw})
+                      "seed": 0, "overrides": over, **kw})
 
 
 def _tree(path) -> dict:
@@ -52,14 +54,14 @@ def _files(root) -> list[str]:
 
 async def test_mcts_via_ray_equals_local_survives_a_killed_worker_and_writes_the_run_dir(ray_cluster, tiny_model,
                                                                                         tmp_path, monkeypatch):
-    import halo.scale
-    from halo.train_mcts import run_mcts
+    import halo.runtime.ray
+    from halo.jobs.mcts import run_mcts
 
     run_local, h_local = await run_mcts(_job(tmp_path, tiny_model, "local"))
 
     killed = []
 
-    class KillFirst(halo.scale.RayRollouts):  # the first search sent to worker 0 dies with it
+    class KillFirst(halo.runtime.ray.RayRollouts):  # the first search sent to worker 0 dies with it
         def __init__(self, *a, **kw):
             super().__init__(*a, **kw, on_dispatch=self.kill_first)
 
@@ -68,7 +70,7 @@ async def test_mcts_via_ray_equals_local_survives_a_killed_worker_and_writes_the
                 killed.append(unit.task.id)
                 ray_cluster.kill(worker)
 
-    monkeypatch.setattr(halo.scale, "RayRollouts", KillFirst)
+    monkeypatch.setattr(halo.runtime.ray, "RayRollouts", KillFirst)
     run_ray, h_ray = await run_mcts(_job(tmp_path, tiny_model, "ray", ray="local", ray_workers=2))
 
     a, b = run_local.path, run_ray.path
@@ -98,10 +100,10 @@ async def test_mcts_via_ray_equals_local_survives_a_killed_worker_and_writes_the
 
 
 async def test_a_search_past_its_deadline_is_errored_with_the_reason_not_waited_for(ray_cluster):
-    from halo.eval import resolve_tasks
     from halo.policy.modes import get_mode
-    from halo.rl.mcts import MCTSSettings
-    from halo.scale import RayRollouts, Unit, sites_of
+    from halo.rl.config import MCTSSettings
+    from halo.runtime.ray import RayRollouts, Unit, sites_of
+    from halo.tasks.resolve import resolve_tasks
 
     # one worker, a deadline no search meets: killed at 1 s, no worker left for the retry -> errored, no hang (a
     # server mode: nothing to load; the search never gets past the unanswered policy server anyway)
@@ -120,11 +122,11 @@ async def test_errored_searches_are_logged_and_too_many_stop_the_run(tmp_path):
     from types import SimpleNamespace
 
     from halo.errors import HaloError
-    from halo.eval import resolve_tasks
-    from halo.rl.dpo import DPOSettings
-    from halo.rl.mcts import MCTSSettings
-    from halo.runs import RunDir
-    from halo.train_mcts import MCTSJob, MCTSSetup, train_mcts_ray
+    from halo.jobs.mcts import MCTSJob, MCTSSetup, train_mcts_ray
+    from halo.rl.config import DPOSettings
+    from halo.rl.config import MCTSSettings
+    from halo.runtime.runs import RunDir
+    from halo.tasks.resolve import resolve_tasks
 
     class Lost:  # every search comes back as a worker lost past its retries
         def __init__(self):
@@ -181,9 +183,9 @@ async def test_mcts_via_ray_on_a_vllm_server_survives_a_worker_killed_mid_search
     last adapter is hot-loaded and the next round's searches ask for it; the critic (another server's mode) is asked
     from the workers. Worker 0 is killed while its search waits for a policy reply: the search is re-run on worker
     1, and worker 0 is replaced before the next round."""
-    import halo.scale
+    import halo.runtime.ray
+    from halo.jobs.mcts import run_mcts
     from halo.policy import modes
-    from halo.train_mcts import run_mcts
 
     target = {}  # the goal of worker 0's first search, and worker 0
 
@@ -192,7 +194,7 @@ async def test_mcts_via_ray_on_a_vllm_server_survives_a_worker_killed_mid_search
             del target["goal"]
             ray_cluster.kill(target.pop("worker"))
 
-    class Watch(halo.scale.RayRollouts):
+    class Watch(halo.runtime.ray.RayRollouts):
         def __init__(self, *a, **kw):
             super().__init__(*a, **kw, on_dispatch=self.watch)
 
@@ -210,12 +212,13 @@ async def test_mcts_via_ray_on_a_vllm_server_survives_a_worker_killed_mid_search
         return mode.with_overrides(base_url=critic.url, model="fixture-model") if name == "gpt_baseline" else mode
 
     monkeypatch.setattr(modes, "get_mode", fixture_modes)
-    monkeypatch.setattr(halo.scale, "RayRollouts", Watch)
+    monkeypatch.setattr(halo.runtime.ray, "RayRollouts", Watch)
     try:
         run, history = await run_mcts(_job(tmp_path, tiny_model, "vllm", mode="tiny_vllm", episodes=3, ray="local",
-                                           ray_workers=2, critic="gpt_baseline", learner_model=tiny_model,
-                                           mode_overrides={"base_url": policy.url, "model": "fixture-model"},
-                                           mcts_overrides={**SEARCH, "simulations": 2, "children": 2}))
+                                           ray_workers=2, learner_model=tiny_model,
+                                           mode_over={"base_url": policy.url, "model": "fixture-model"},
+                                           mcts_over={**SEARCH, "simulations": 2, "children": 2,
+                                                      "critic": "gpt_baseline"}))
     finally:
         policy.stop()
         critic.stop()
@@ -252,7 +255,7 @@ def test_cli_refuses_bad_ray_flags_before_anything_starts(args, message, tmp_pat
 
 def test_critics_the_workers_can_build():
     from halo.errors import ConfigError
-    from halo.train_mcts import ray_critic
+    from halo.jobs.mcts import ray_critic
 
     assert ray_critic("none") is None and ray_critic("same") == "same"
     assert ray_critic("gpt_baseline").backend == "openai"  # its server is called from the workers

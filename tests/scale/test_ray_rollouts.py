@@ -27,7 +27,7 @@ def tiny_mode(tiny_model):
     from halo.policy.modes import get_mode
 
     # max_batch 1: a greedy reply must not depend on which other requests share its generate call (left padding)
-    return get_mode("tiny", None, ["mode.max_batch=1"]).with_overrides(model=tiny_model)
+    return get_mode("tiny").with_overrides(max_batch=1, model=tiny_model)
 
 
 def _episodes(run_path) -> dict[str, list[tuple]]:
@@ -42,7 +42,7 @@ def _episodes(run_path) -> dict[str, list[tuple]]:
 
 
 async def _eval(mode, tasks, run, cfg, rollouts=None):
-    from halo.eval import run_eval
+    from halo.jobs.eval import run_eval
     from halo.policy.modes import make_policy
 
     policy = None if rollouts is not None else make_policy(mode)
@@ -55,9 +55,10 @@ async def _eval(mode, tasks, run, cfg, rollouts=None):
 
 async def test_eval_via_ray_equals_local_greedy_survives_a_killed_worker_not_a_lost_policy(ray_cluster, tiny_mode,
                                                                                             tmp_path):
-    from halo.eval import EvalConfig, local_sites, resolve_tasks
-    from halo.runs import RunDir
-    from halo.scale import PolicyLost, RayRollouts, sites_of
+    from halo.jobs.eval import EvalConfig
+    from halo.runtime.ray import PolicyLost, RayRollouts, sites_of
+    from halo.runtime.runs import RunDir
+    from halo.tasks.resolve import local_sites, resolve_tasks
 
     cfg = EvalConfig(episodes=1, parallel=1, max_steps=MAX_STEPS, temperature=0.0, episode_timeout_s=120)
     with local_sites(True) as urls:
@@ -98,12 +99,15 @@ async def test_eval_via_ray_equals_local_greedy_survives_a_killed_worker_not_a_l
 
 
 async def test_grpo_via_ray_trains_and_pushes_weights(ray_cluster, tiny_model, tmp_path):
-    from halo.train import GRPOJob, run_grpo
+    from halo.config.overrides import flags
+    from halo.jobs.grpo import GRPOJob, run_grpo
+    from halo.policy.modes import mode_flags
 
     job = GRPOJob(tasks=["v2.gomail-1", "v2.gomail-2"], mode="tiny", runs_dir=str(tmp_path), run_name="g",
-                  mode_overrides={"model": tiny_model}, ray="local", ray_workers=2,
-                  grpo_overrides={"iterations": 1, "group_size": 2, "tasks_per_iteration": 2, "max_steps": 2,
-                                  "save_episodes": "all", "checkpoint_every": 1})
+                  ray="local", ray_workers=2,
+                  overrides=(*mode_flags(model=tiny_model),
+                             *flags("grpo", {"iterations": 1, "group_size": 2, "tasks_per_iteration": 2, "max_steps": 2,
+                                             "save_episodes": "all", "checkpoint_every": 1})))
     run, history = await run_grpo(job)
     assert len(history) == 1 and all(m["errored"] == 0 and m["episodes"] == 4 for m in history)
     # the learner's weights reached the policy actor at the start and after the update
@@ -114,7 +118,7 @@ async def test_grpo_via_ray_trains_and_pushes_weights(ray_cluster, tiny_model, t
 
 def test_unreachable_address_is_an_error_before_anything_starts():
     from halo.errors import ConfigError
-    from halo.scale import check_address
+    from halo.runtime.ray import check_address
 
     with pytest.raises(ConfigError, match="not reachable"):
         check_address("127.0.0.1:1", 2)

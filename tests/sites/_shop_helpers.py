@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import httpx
 
-from halo.tasks import get_task, grade
+from halo.tasks.real import get_task, grade
 
 
 class HttpEpisode:

@@ -12,9 +12,9 @@ from typing import Any
 
 import pytest
 import pytest_asyncio
+from site_helpers import Driver, centre_relative, find_element, find_elements, site_url  # noqa: F401
 
 from halo.env.types import StepResult
-from site_helpers import Driver, centre_relative, find_element, find_elements, site_url  # noqa: F401
 
 log = logging.getLogger(__name__)
 
@@ -78,7 +78,7 @@ async def run_episode(sites_pool, site_urls):
     """``await run_episode(task_id, oracle)``: reset a BrowserEnv on the local task, run ``oracle(driver)`` (None:
     a no-op episode), end with send_msg_to_user, return (final StepResult, driver). Envs close afterwards."""
     from halo.env.env import BrowserEnv
-    from halo.tasks import get_task
+    from halo.tasks.real import get_task
 
     envs: list[Any] = []
 

@@ -24,7 +24,7 @@ import pytest_asyncio
 from _shop_helpers import HttpEpisode, run_oracle
 
 from halo.env import actions as A
-from halo.tasks import get_task, list_tasks
+from halo.tasks.real import get_task, list_tasks
 
 
 def local_urls(site_urls: dict[str, str], site: str) -> dict[str, str]:

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from halo.env import actions as A
 from halo.rl.config import load_rl_config
 from halo.rl.rewards import RewardConfig, RewardedEnv
-from halo.tasks import get_task
+from halo.tasks.real import get_task
 
 
 def all_oracles() -> dict[str, object]:
@@ -52,7 +52,7 @@ class RewardRun:
 
 
 def reward_config() -> RewardConfig:
-    return RewardConfig.from_dict(load_rl_config()["rewards"])
+    return load_rl_config().rewards
 
 
 def _record(task_id: str, policy: str, env: RewardedEnv, res) -> RewardRun:
@@ -63,8 +63,8 @@ def _record(task_id: str, policy: str, env: RewardedEnv, res) -> RewardRun:
 
 
 async def oracle_run(pool, urls: dict[str, str], task_id: str, oracle, config: RewardConfig) -> RewardRun:
-    from site_helpers import Driver
     from _shop_helpers import run_oracle
+    from site_helpers import Driver
 
     from halo.env.env import BrowserEnv
 

@@ -9,7 +9,7 @@ import pytest
 from oracle_suite import browser_suite, local_urls
 
 from halo.env import actions as A
-from halo.tasks import get_task
+from halo.tasks.real import get_task
 
 pytestmark = pytest.mark.browser
 ORACLES = oracles_dashdish.ORACLES

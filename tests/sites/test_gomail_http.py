@@ -21,7 +21,7 @@ from site_helpers import site_url
 
 from halo.sites.gomail import mailbox as mb
 from halo.sites.gomail.seed import seed
-from halo.tasks import get_task, grade
+from halo.tasks.real import get_task, grade
 
 
 @pytest.fixture(scope="module")

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from oracles_gomail import ORACLES
 
-from halo.tasks import list_tasks
+from halo.tasks.real import list_tasks
 
 pytestmark = pytest.mark.browser
 GOMAIL_TASKS = [t.id for t in list_tasks("v2", "gomail")]

@@ -130,7 +130,7 @@ async def test_a_post_answered_without_a_page_shows_the_answer(tab, routed_url):
 async def test_the_env_sees_each_swapped_page_as_its_own(sites_pool, routed_url):
     from halo.env import actions as A
     from halo.env.env import BrowserEnv
-    from halo.tasks import page_task
+    from halo.tasks.types import page_task
 
     env = BrowserEnv(sites_pool, max_steps=10)
     try:

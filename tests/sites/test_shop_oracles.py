@@ -13,7 +13,7 @@ import pytest_asyncio
 from _shop_helpers import run_oracle
 
 from halo.env import actions as A
-from halo.tasks import get_task, list_tasks
+from halo.tasks.real import get_task, list_tasks
 
 pytestmark = pytest.mark.browser
 

@@ -7,7 +7,7 @@ import pytest
 from site_helpers import Driver
 
 from halo.env.env import BrowserEnv
-from halo.tasks import get_task
+from halo.tasks.real import get_task
 
 pytestmark = pytest.mark.browser
 
@@ -55,7 +55,8 @@ async def test_episodes_read_the_key_only_where_a_learner_asks(sites_pool, site_
     saved."""
     from halo.env import actions as A
     from halo.policy.scripted import ScriptedPolicy
-    from halo.rl.grpo import GRPOSettings, GRPOTrainer
+    from halo.rl.config import GRPOSettings
+    from halo.rl.grpo import GRPOTrainer
     from halo.rl.rollout import run_episode
 
     task = get_task("v2.gomail-1", sites="local", site_urls=site_urls)

@@ -271,9 +271,9 @@ def test_every_header_and_footer_link_leads_to_a_page_of_its_own(urls):
 
 
 def test_popular_searches_are_a_real_sites_list_not_the_task_regions(urls):
-    from halo.families.zilloft import POPULAR
     from halo.sites.zilloft.listings import search
     from halo.sites.zilloft.routes import POPULAR_SEARCHES
+    from halo.tasks.families.zilloft import POPULAR
 
     assert set(POPULAR) < set(POPULAR_SEARCHES) and list(POPULAR_SEARCHES) == sorted(POPULAR_SEARCHES)
     assert len(POPULAR_SEARCHES) >= 2 * len(POPULAR)

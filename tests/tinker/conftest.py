@@ -40,7 +40,7 @@ def chromium():
 async def close_slots():
     """Browser pools the rollouts start lazily, closed when the session ends."""
     yield
-    from halo.tinker.browsers import close_browser_slots
+    from halo.rl.tinker.browsers import close_browser_slots
 
     await close_browser_slots()
 
@@ -48,6 +48,6 @@ async def close_slots():
 @pytest.fixture(scope="session")
 def constrained_completer(tiny_dir):
     """The tiny model held to HALO's action grammar: every reply is a valid action (compiled once)."""
-    from halo.tinker.local_completer import LocalTokenCompleter
+    from halo.policy.tinker.local_completer import LocalTokenCompleter
 
     return LocalTokenCompleter(tiny_dir, max_tokens=64, temperature=1.0, seed=1, constrained=True)

@@ -11,7 +11,7 @@ import typer
 from typer.testing import CliRunner
 
 from halo.errors import ConfigError
-from halo.tinker.config import MissingApiKeyError, TinkerRunConfig, build_train_config, require_tinker_api_key
+from halo.jobs.tinker_config import MissingApiKeyError, TinkerRunConfig, build_train_config, require_tinker_api_key
 
 URLS = {"gomail": "http://127.0.0.1:9101", "omnizon": "http://127.0.0.1:9102"}
 
@@ -31,7 +31,7 @@ def test_rl_config_supplies_the_defaults():
     assert (run.temperature, run.max_tokens, run.max_turns, run.history) == (0.7, 300, 70, 5)
     from halo.rl.config import load_rl_config
 
-    shaping = load_rl_config()["rewards"]["shaping"]
+    shaping = load_rl_config().raw["rewards"]["shaping"]
     assert (run.rewards.shaping.loop, run.rewards.shaping.new_state) == (shaping["loop"], shaping["new_state"])
     assert run.rewards.milestones["gomail"][0].name == "compose_opened"
     assert run.loss_fn == "importance_sampling" and run.max_concurrent_browsers == 8
@@ -200,7 +200,7 @@ def test_reachable_service_passes_the_check():
     import http.server
     import threading
 
-    from halo.tinker.config import check_tinker_reachable
+    from halo.jobs.tinker_config import check_tinker_reachable
 
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), http.server.BaseHTTPRequestHandler)
     threading.Thread(target=server.serve_forever, daemon=True).start()

@@ -11,7 +11,7 @@ from halo.errors import ConfigError, PolicyError
 
 
 def test_sampling_client_needs_a_key_and_a_tinker_path(monkeypatch):
-    from halo.policy.tinker_backend import tinker_sampling_client
+    from halo.policy.tinker.backend import tinker_sampling_client
 
     monkeypatch.delenv("TINKER_API_KEY", raising=False)
     with pytest.raises(ConfigError, match="TINKER_API_KEY is not set"):
@@ -29,10 +29,10 @@ async def test_eval_rollout_with_a_token_completer_policy(constrained_completer,
     from halo.env.browser import BrowserPool
     from halo.env.env import BrowserEnv
     from halo.policy.base import DecodingConfig
-    from halo.policy.tinker_backend import TokenCompleterPolicy
+    from halo.policy.tinker.backend import TokenCompleterPolicy
+    from halo.policy.tinker.render import load_renderer
     from halo.rl.rollout import run_episode
-    from halo.tasks import get_task
-    from halo.tinker.render import load_renderer
+    from halo.tasks.real import get_task
 
     policy = TokenCompleterPolicy(constrained_completer, load_renderer("qwen3_vl_instruct", tiny_dir),
                                   DecodingConfig(temperature=1.0, max_tokens=64), FAST_PROMPT)
@@ -80,8 +80,8 @@ async def test_tinker_completer_path(tiny_dir):
     from halo.env.actions import LeftClick
     from halo.policy.base import DecodingConfig
     from halo.policy.prompt import tool_call_text
-    from halo.policy.tinker_backend import TokenCompleterPolicy
-    from halo.tinker.render import load_renderer
+    from halo.policy.tinker.backend import TokenCompleterPolicy
+    from halo.policy.tinker.render import load_renderer
 
     renderer = load_renderer("qwen3_vl_instruct", tiny_dir)
     stop = renderer.get_stop_sequences()
@@ -101,7 +101,7 @@ async def test_tinker_completer_path(tiny_dir):
     assert len(images) == 1 and images[0].format == "jpeg"
     from PIL import Image
 
-    from halo.tinker.render import load_image_processor
+    from halo.policy.tinker.render import load_image_processor
 
     w, h = Image.open(io.BytesIO(images[0].data)).size
     assert (w, h) == (416, 224)  # HALO's pixel budget, sides on the 32-pixel grid
@@ -112,7 +112,7 @@ async def test_tinker_completer_path(tiny_dir):
 
 def test_tinker_mode_without_key_fails_before_loading_anything(monkeypatch):
     from halo.policy.modes import ModeConfig
-    from halo.policy.tinker_backend import from_mode
+    from halo.policy.tinker.backend import from_mode
 
     # backend "tinker" as the mode a user would write (model_construct: the mode schema is the modes module's)
     mode = ModeConfig.model_construct(name="qwen3vl_tinker", backend="tinker", model="Qwen/Qwen3-VL-30B-A3B-Instruct",

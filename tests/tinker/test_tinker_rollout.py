@@ -11,7 +11,7 @@ from tinker_helpers import ScriptedCompleter, fast_source
 
 import tinker
 from halo.rl.rewards import Shaping
-from halo.tinker.dataset import BrowserGroupBuilder
+from halo.rl.tinker.dataset import BrowserGroupBuilder
 
 pytestmark = [pytest.mark.browser, pytest.mark.ml]
 TASK = "v2.gomail-14"  # "Clear all my emails that are visible please!"
@@ -19,7 +19,7 @@ TASK = "v2.gomail-14"  # "Clear all my emails that are visible please!"
 
 @pytest.fixture(scope="module")
 def completer(tiny_dir):
-    from halo.tinker.local_completer import LocalTokenCompleter
+    from halo.policy.tinker.local_completer import LocalTokenCompleter
 
     return LocalTokenCompleter(tiny_dir, max_tokens=24, temperature=1.0, seed=0)
 
@@ -111,7 +111,7 @@ async def test_constrained_policy_acts_until_max_turns(constrained_completer, ti
     from tinker_cookbook.rl.rollout_logging import RolloutSummaryGroup, serialize_rollout_summaries_from_groups
     from tinker_cookbook.rl.train import print_group
 
-    from halo.tinker.render import load_renderer
+    from halo.policy.tinker.render import load_renderer
 
     m = compute_trajectory_metrics([group], [builder.logging_tags()])
     assert m["env/all/total_episodes"] == 2 and m["env/all/parsed"] == 1.0
@@ -123,7 +123,7 @@ async def test_constrained_policy_acts_until_max_turns(constrained_completer, ti
 
 
 async def test_scripted_solution_stops_with_success(tiny_dir, site_urls, chromium, close_slots):
-    from halo.tinker.render import load_renderer
+    from halo.policy.tinker.render import load_renderer
 
     renderer = load_renderer("qwen3_vl_instruct", tiny_dir)
     script = [("checkbox", "Select all"), ("button", "Delete"), "I moved every visible email to the trash."]
@@ -146,7 +146,7 @@ async def test_broken_site_is_an_error_not_a_trajectory(completer, tiny_dir, chr
 
     from tinker_cookbook.rl.rollout_strategy import RetryOnFailure
 
-    from halo.tinker.env import EpisodeBrokenError
+    from halo.rl.tinker.env import EpisodeBrokenError
 
     with socket.socket() as s:  # GoMail "served" on a port nobody listens on
         s.bind(("127.0.0.1", 0))

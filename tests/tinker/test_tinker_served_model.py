@@ -14,8 +14,8 @@ from fake_tinker_server import fake_tinker_server
 from typer.testing import CliRunner
 
 from halo.errors import ConfigError
-from halo.tinker.config import TinkerRunConfig
-from halo.tinker.models import (
+from halo.jobs.tinker_config import TinkerRunConfig
+from halo.policy.tinker.models import (
     DEFAULT_MODEL,
     DEFAULT_RENDERER,
     HOSTED_VISION_MODELS,
@@ -25,7 +25,7 @@ from halo.tinker.models import (
     recommended_renderer,
     retirement_note,
 )
-from halo.tinker.preflight import (
+from halo.policy.tinker.preflight import (
     SELF_HOSTED_LOSS_FNS,
     Capabilities,
     ServerModel,
@@ -35,7 +35,7 @@ from halo.tinker.preflight import (
     hosted_loss_fns,
     preflight,
 )
-from halo.tinker.render import Termination, decode_action, termination_of
+from halo.policy.tinker.render import Termination, decode_action, termination_of
 
 HOSTED = "https://tinker.thinkingmachines.dev/services/tinker-prod"
 SELF_HOSTED = "http://gpu-box.internal:8000"
@@ -123,7 +123,7 @@ def test_image_geometry_comes_from_the_processor_config(tiny_dir, tmp_path):
     with pytest.raises(ValueError, match="28-pixel grid"):
         g14.tokens(416, 224)
     # what the processor itself counts agrees with the geometry (patches / merge^2)
-    from halo.tinker.render import load_image_processor
+    from halo.policy.tinker.render import load_image_processor
 
     ip = load_image_processor(str(tmp_path))
     assert ip.get_number_of_image_patches(224, 420, images_kwargs={}) // g14.merge_size ** 2 == g14.tokens(420, 224)
@@ -136,7 +136,7 @@ def test_renderer_image_tokens_match_the_geometry(tiny_dir):
     from tinker_helpers import FAST_PROMPT
 
     import tinker
-    from halo.tinker.render import load_renderer, render_observation
+    from halo.policy.tinker.render import load_renderer, render_observation
 
     for name in ("qwen3_vl_instruct", "qwen3_5"):
         mi, prompt = render_observation(load_renderer(name, tiny_dir), make_obs(), FAST_PROMPT)
@@ -154,7 +154,7 @@ def test_qwen3_5_prompt_follows_the_chat_template(tiny_dir):
     from tinker_helpers import FAST_PROMPT
 
     import tinker
-    from halo.tinker.render import load_renderer, render_observation
+    from halo.policy.tinker.render import load_renderer, render_observation
 
     r = load_renderer("qwen3_5", tiny_dir)
     mi, prompt = render_observation(r, make_obs(), FAST_PROMPT)
@@ -179,7 +179,7 @@ def test_qwen3_5_reply_is_read_after_its_reasoning(tiny_dir):
     from halo.env.actions import Click
     from halo.policy.parse import parse_action
     from halo.policy.prompt import tool_call_text
-    from halo.tinker.render import load_renderer
+    from halo.policy.tinker.render import load_renderer
 
     r = load_renderer("qwen3_5", tiny_dir)
     call = tool_call_text(Click("12"))
@@ -220,7 +220,7 @@ class DriftRenderer:
 
 @pytest.mark.parametrize("api", ["old", "new"])
 def test_parse_response_both_returns(api, tiny_dir):
-    from halo.tinker.render import load_renderer
+    from halo.policy.tinker.render import load_renderer
 
     tok = load_renderer("qwen3_vl_instruct", tiny_dir).tokenizer
     r = DriftRenderer(tok, api)
@@ -246,7 +246,7 @@ def test_installed_renderers_use_the_new_return(tiny_dir):
     """The pinned tinker-cookbook already returns ParseTermination: HALO's reading of it is what runs."""
     from tinker_cookbook.renderers import ParseTermination
 
-    from halo.tinker.render import load_renderer
+    from halo.policy.tinker.render import load_renderer
 
     r = load_renderer("qwen3_vl_instruct", tiny_dir)
     _, term = r.parse_response(r.tokenizer.encode("hi", add_special_tokens=False))
@@ -339,7 +339,7 @@ def nothing_starts(monkeypatch):
     started = []
     monkeypatch.setattr(SitesServer, "start", lambda self: started.append("sites"))
     monkeypatch.setattr(BrowserPool, "start", lambda self: started.append("browser"))
-    monkeypatch.setattr("halo.tinker.run._run", lambda run: started.append("training"))
+    monkeypatch.setattr("halo.jobs.tinker._run", lambda run: started.append("training"))
     monkeypatch.setenv("TINKER_API_KEY", "tml-test")
     monkeypatch.delenv("TINKER_BASE_URL", raising=False)
     return started
@@ -383,7 +383,7 @@ def test_cli_self_hosted_qwen3_vl_8b_passes_the_preflight(nothing_starts, tmp_pa
         tiny_renderer = render.load_renderer("qwen3_vl_instruct", tiny_dir)
         monkeypatch.setattr(render, "load_image_processor", lambda name: tiny_ip)
         monkeypatch.setattr(render, "load_renderer", lambda renderer, model: tiny_renderer)
-        with caplog.at_level(logging.INFO, logger="halo.tinker.run"):
+        with caplog.at_level(logging.INFO, logger="halo.jobs.tinker"):
             res, out = invoke("--tinker-url", url, "--model", VL8, "--log-path", str(tmp_path))
     assert res.exit_code == 0, res.output
     assert f"model={VL8} renderer=qwen3_vl_instruct" in out
@@ -392,7 +392,7 @@ def test_cli_self_hosted_qwen3_vl_8b_passes_the_preflight(nothing_starts, tmp_pa
 
 
 def test_screenshot_cost_is_the_processors(tiny_dir, tmp_path):
-    from halo.tinker.models import describe_screenshots, screenshot_tokens
+    from halo.policy.tinker.models import describe_screenshots, screenshot_tokens
 
     assert screenshot_tokens(tiny_dir, 1280 * 720, 64 * 32 * 32)[:2] == ((1280, 704), 880)
     p14 = processor_dir(tmp_path, patch=14, merge=2, min_px=3136)
@@ -409,7 +409,7 @@ def test_cli_notes_a_retired_model(nothing_starts, tmp_path, monkeypatch):
     def offline(url=None):
         raise ConfigError("cannot reach Tinker (offline test)")
 
-    monkeypatch.setattr("halo.tinker.run.check_tinker_reachable", offline)
+    monkeypatch.setattr("halo.jobs.tinker.check_tinker_reachable", offline)
     res, out = invoke("--model", VL30, "--log-path", str(tmp_path))
     assert res.exit_code == 2 and "cannot reach Tinker (offline test)" in out
     assert "note: Qwen/Qwen3-VL-30B-A3B-Instruct was retired from hosted Tinker on 2026-06-12" in out
@@ -417,7 +417,7 @@ def test_cli_notes_a_retired_model(nothing_starts, tmp_path, monkeypatch):
 
 
 def test_thinking_renderers_get_a_token_note():
-    from halo.tinker.models import thinking_note, thinks
+    from halo.policy.tinker.models import thinking_note, thinks
 
     assert thinks("qwen3_5") and thinks("qwen3_8_low_reasoning") and not thinks("qwen3_5_disable_thinking")
     assert not thinks("qwen3_vl_instruct")
@@ -431,7 +431,7 @@ def test_cli_prints_the_thinking_note(nothing_starts, tmp_path, monkeypatch):
     def offline(url=None):
         raise ConfigError("cannot reach Tinker (offline test)")
 
-    monkeypatch.setattr("halo.tinker.run.check_tinker_reachable", offline)
+    monkeypatch.setattr("halo.jobs.tinker.check_tinker_reachable", offline)
     res, out = invoke("--log-path", str(tmp_path), "--max-tokens", "300")
     assert res.exit_code == 2 and "note: renderer qwen3_5 reasons before it answers" in out
     res, out = invoke("--log-path", str(tmp_path), "--max-tokens", "1500")
@@ -441,8 +441,9 @@ def test_cli_prints_the_thinking_note(nothing_starts, tmp_path, monkeypatch):
 def test_eval_policy_preflight_refuses_a_base_model_the_server_does_not_sample(monkeypatch):
     """`halo eval --mode qwen3vl_tinker` against a self-hosted server that loaded another model: one line, before
     the tokenizer or the sampling client."""
-    from halo.policy.tinker_backend import make_tinker_policy
     from halo.tinker import render
+
+    from halo.policy.tinker.backend import make_tinker_policy
 
     loaded = []
     monkeypatch.setattr(render, "load_renderer", lambda *a: loaded.append(a))

@@ -9,8 +9,8 @@ from tinker_cookbook.completers import TokenCompleter, TokensWithLogprobs
 
 import tinker
 from halo.policy.prompt import PromptConfig
-from halo.tinker.dataset import EnvSource
-from halo.tinker.env import EpisodeSettings
+from halo.rl.tinker.dataset import EnvSource
+from halo.rl.tinker.env import EpisodeSettings
 
 # 1280x720 -> 416x224 = 91 visual tokens: small, and above Qwen-VL processors' 65536-pixel floor (no upscaling)
 FAST_PROMPT = PromptConfig(max_pixels=96 * 32 * 32, min_pixels=64 * 32 * 32)

@@ -37,7 +37,8 @@ def _observations():
 @pytest.fixture(scope="module")
 def learner(vllm_mode):
     from halo.policy.hf_backend import HFPolicy
-    from halo.rl.learner import LoRALearner, LoRASettings, OptimSettings
+    from halo.rl.config import LoRASettings, OptimSettings
+    from halo.rl.learner import LoRALearner
 
     hf = HFPolicy(vllm_mode.model, decoding=vllm_mode.decoding_config(), prompt=vllm_mode.prompt_config())
     return LoRALearner(hf, LoRASettings(rank=8, alpha=16), OptimSettings(lr=1e-3), temperature=1.0)

@@ -18,7 +18,7 @@ app = typer.Typer(name="halo", help="HALO-Agent: online RL for browser agents on
 
 def _version(value: bool) -> None:
     if value:
-        from halo.tracking import git_commit, halo_version
+        from halo.version import git_commit, halo_version
 
         commit = git_commit()
         typer.echo(f"halo-agent {halo_version()}" + (f" (git {commit[:12]})" if commit else ""))

@@ -1,15 +1,44 @@
-"""Options every command that reads config files or writes a run shares, spelled the same everywhere.
+"""What every command shares: one way to report an error, and the options that read config files or write a run,
+spelled the same everywhere.
 
-``--set key.path=value`` (repeatable) overrides any key of the files the command reads (``halo.config_files``);
-``--log`` adds a tracker beside ``metrics.jsonl`` (``halo.tracking``); ``--run-name`` (old: ``--name``),
+``--set key.path=value`` (repeatable) overrides any key of the files the command reads (``halo.config.overrides``);
+``--log`` adds a tracker beside ``metrics.jsonl`` (``halo.runtime.tracking``); ``--run-name`` (old: ``--name``),
 ``--runs-dir``, ``--config`` (old: ``--rl-config``) and ``--modes-file`` name the same things in every command.
 """
 
 from __future__ import annotations
 
-from typing import Any
+import functools
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 import typer
+from rich.console import Console
+
+from halo.config.overrides import Override, parse_sets
+from halo.errors import HaloError
+from halo.rl.config import RL_SECTIONS
+
+F = TypeVar("F", bound=Callable[..., Any])
+CONFIG_TARGETS = (*RL_SECTIONS, "mode", "modes", "demo")  # what a --set key may start with
+
+
+def exits_on_error(fn: F) -> F:
+    """Every command's error handling: a ``HaloError`` (bad input, a service that is not there, a run stopped as
+    unhealthy) is printed in one line on stderr, and the command exits 1 for a run stopped as unhealthy (it
+    happened; too many episodes broke), 2 otherwise."""
+
+    @functools.wraps(fn)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return fn(*args, **kwargs)
+        except HaloError as e:
+            from halo.rl.health import RunUnhealthy
+
+            Console(stderr=True, soft_wrap=True).print(f"[red]error:[/] {e}", highlight=False)
+            raise typer.Exit(1 if isinstance(e, RunUnhealthy) else 2) from None
+
+    return wrapper  # type: ignore[return-value]
 
 SET_HELP = ("override a config key, repeatable: grpo.lr=1e-5, lora.rank=8, mode.decoding.temperature=0.5, "
             "modes.defaults.serve.port=8001, demo.eval_episodes=2 (the value is YAML)")
@@ -38,12 +67,9 @@ def modes_file_option() -> Any:
                                                    "shipped with HALO)")
 
 
-def checked_sets(sets: list[str] | None, allowed: tuple[str, ...], command: str) -> tuple[str, ...]:
-    from halo.config_files import check_sets
-
-    out = tuple(sets or ())
-    check_sets(out, allowed, command)
-    return out
+def checked_sets(sets: list[str] | None, allowed: tuple[str, ...], command: str) -> tuple[Override, ...]:
+    """The command's ``--set`` items, parsed at the door: each names a config there is and one it reads."""
+    return parse_sets(sets or (), CONFIG_TARGETS, allowed, command)
 
 
 def ray_option():

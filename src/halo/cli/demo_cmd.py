@@ -8,11 +8,13 @@ import typer
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from halo.cli.common import checked_sets, log_option, run_name_option, set_option
+from halo.cli.common import checked_sets, exits_on_error, log_option, run_name_option, set_option
+from halo.rl.config import RL_SECTIONS
 
 
 def register(app: typer.Typer) -> None:
     @app.command("demo")
+    @exits_on_error
     def demo(
         config: str = typer.Option(None, help="demo settings (default configs/demo.yaml)"),
         tasks: str = typer.Option(None, help="what GRPO trains on: task-family specs or REAL-local task ids, comma "
@@ -28,38 +30,21 @@ def register(app: typer.Typer) -> None:
         log: str = log_option(),
     ) -> None:
         """Train the tiny Qwen3-VL with online GRPO on REAL-local, evaluate before and after, write a report."""
-        from halo.config_files import RL_SECTIONS
-        from halo.demo import DemoConfig, run_demo
-        from halo.errors import HaloError
+        from halo.config.overrides import flags
+        from halo.jobs.demo import load_demo_config, run_demo
 
-        try:
-            sets = checked_sets(sets, ("demo", *RL_SECTIONS, "mode", "modes"), "halo demo")
-            cfg = DemoConfig.load(config, sets)
-        except HaloError as e:
-            Console().print(f"[red]error:[/] {e}", highlight=False)
-            raise typer.Exit(2) from None
+        sets = checked_sets(sets, ("demo", *RL_SECTIONS, "mode", "modes"), "halo demo")
+        demo_flags = flags("demo", {"model_dir": model_dir, "run_name": run_name, "runs_dir": runs_dir,
+                                    "eval_episodes": eval_episodes, "grpo.iterations": iterations,
+                                    "grpo.group_size": group_size, "grpo.seed": seed, "decoding.seed": seed})
         if tasks:
-            cfg.tasks = [t for t in tasks.split(",") if t.strip()]
-            cfg.eval_tasks = {}
-        for k, v in (("model_dir", model_dir), ("run_name", run_name), ("runs_dir", runs_dir),
-                     ("eval_episodes", eval_episodes)):
-            if v is not None:
-                setattr(cfg, k, v)
-        for k, v in (("iterations", iterations), ("group_size", group_size), ("seed", seed)):
-            if v is not None:
-                cfg.grpo[k] = v
-        if seed is not None:
-            cfg.decoding["seed"] = seed
+            demo_flags += flags("demo", {"tasks": [t for t in tasks.split(",") if t.strip()], "eval_tasks": {}})
+        cfg = load_demo_config(config, (*sets, *demo_flags))
         console = Console()
         with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                       console=console) as progress:
-            try:
-                out = asyncio.run(run_demo(cfg, log=progress.console.print, progress=progress, sets=sets,
-                                           log_to=log))
-            except HaloError as e:
-                progress.stop()
-                console.print(f"[red]error:[/] {e}")
-                raise typer.Exit(2) from None
+            out = asyncio.run(run_demo(cfg, log=progress.console.print, progress=progress, overrides=sets,
+                                       log_to=log))
         console.print(f"[bold]demo done in {out['wall_time']:.0f} s[/]")
         for name, b in out["before"].items():
             a = out["after"][name]

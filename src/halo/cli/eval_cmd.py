@@ -12,6 +12,7 @@ from rich.table import Table
 
 from halo.cli.common import (
     checked_sets,
+    exits_on_error,
     log_option,
     modes_file_option,
     ray_address_option,
@@ -21,7 +22,6 @@ from halo.cli.common import (
     run_name_option,
     set_option,
 )
-from halo.errors import HaloError
 from halo.rl.health import RunUnhealthy
 
 
@@ -52,6 +52,7 @@ def print_results(console: Console, result, title: str) -> None:
 
 def register(app: typer.Typer) -> None:
     @app.command("eval")
+    @exits_on_error
     def eval_(
         mode: str = typer.Option(..., help="policy mode from configs/modes.yaml (tiny, qwen3vl_base, ...)"),
         tasks: list[str] = typer.Option(..., help="task ids, site names, 'local', or page URLs; comma-separated "
@@ -80,128 +81,39 @@ def register(app: typer.Typer) -> None:
         ray_workers: int = ray_workers_option(),
     ) -> None:
         """Run K episodes per task with parallel browsers; writes runs/<name>/ and prints success by task and site."""
-        from halo.eval import EvalConfig, config_record, local_sites, needs_local_sites, resolve_tasks
-        from halo.policy.modes import get_mode, make_policy
-        from halo.policy.recovery import RecoveringPolicy
-        from halo.runs import RunDir
-        from halo.validate import check_runs_dir, preflight, resolve_task_refs
+        from halo.jobs.eval import EvalConfig, EvalJob
+        from halo.policy.modes import mode_flags
+        from halo.report.html import build_report
 
         console = Console()
-        refs = _split(tasks)
-        ray = ray_target(ray, ray_address)
+        job = EvalJob(mode=mode, tasks=_split(tasks), sites=sites, goal=goal, recovery=recovery, run_name=name,
+                      runs_dir=runs_dir, modes_file=modes_file, log=log, ray=ray_target(ray, ray_address),
+                      ray_workers=ray_workers,
+                      overrides=(*checked_sets(sets, ("mode", "modes"), "halo eval"),
+                                 *mode_flags(model=model, adapter=adapter, base_url=base_url)),
+                      cfg=EvalConfig(episodes=episodes, parallel=parallel, max_steps=max_steps,
+                                     temperature=0.0 if greedy else temperature, episode_timeout_s=episode_timeout,
+                                     max_error_share=max_error_share))
         try:
-            if sites not in ("local", "remote"):
-                raise HaloError(f"--sites must be 'local' or 'remote', got {sites!r}")
-            from halo.tracking import check_tracker, open_tracker
-
-            check_tracker(log)
-            sets = checked_sets(sets, ("mode", "modes"), "halo eval")
-            m = get_mode(mode, modes_file, sets).with_overrides(model=model, adapter=adapter, base_url=base_url)
-            cfg = EvalConfig(episodes=episodes, parallel=parallel, max_steps=max_steps,
-                             temperature=0.0 if greedy else temperature, episode_timeout_s=episode_timeout,
-                             max_error_share=max_error_share)
-            if ray is not None:
-                from halo.scale import check_address
-
-                check_address(ray, ray_workers)
-            # at the door: tasks, runs dir, the policy server and remote sites, before any site or browser starts
-            asyncio.run(preflight(m, resolve_task_refs(refs, sites, goal)))
-            check_runs_dir(runs_dir)
-            _ensure_tiny(m, console)
-            use_recovery = m.recovery if recovery is None else recovery
-            if ray is not None:
-                result, run = _eval_on_ray(ray, ray_workers, m, mode, refs, sites, goal, cfg, use_recovery, name,
-                                           runs_dir, sets, log, console)
-            else:
-                with local_sites(needs_local_sites(refs, sites)) as urls:
-                    task_list = resolve_tasks(refs, sites=sites, site_urls=urls, goal=goal)
-                    policy = make_policy(m)
-                    if use_recovery:
-                        policy = RecoveringPolicy(policy)
-                    run = RunDir(runs_dir, name, prefix=f"eval-{mode}")
-                    record = {**config_record(cfg, m, task_list, sites, use_recovery, urls), "sets": list(sets)}
-                    run.write_config(record)
-                    console.print(f"[bold]eval[/bold] mode={mode} tasks={len(task_list)} episodes={episodes} "
-                                  f"parallel={parallel} -> {run.path}")
-                    with open_tracker(log, run.path, record) as tracker:
-                        result = asyncio.run(_run_with_progress(policy, task_list, cfg, run, console))
-                        tracker.log(result.metrics(), 0)
+            result, run = _run_with_progress(job, console)
         except RunUnhealthy as e:  # the run happened, but too many episodes broke: results, then why
             if e.result is not None:
                 print_results(console, e.result, f"{mode}")
-            Console(stderr=True, soft_wrap=True).print(f"[red]error:[/red] {e}", highlight=False)
-            raise typer.Exit(1) from None
-        except HaloError as e:
-            Console(stderr=True, soft_wrap=True).print(f"[red]error:[/red] {e}", highlight=False)
-            raise typer.Exit(2) from None
+            raise
         print_results(console, result, f"{mode}")
-        from halo.report.html import build_report
-
         size = run.size_report()
         console.print(f"run directory: {run.path} ({size['episodes']} episodes, {size['mib']} MiB); report: "
                       f"{build_report(run.path)}; browse the episodes with `halo view {run.path}`")
 
 
-def _eval_on_ray(address, workers, m, mode, refs, sites, goal, cfg, use_recovery, name, runs_dir, sets, log,
-                 console: Console):
-    """``halo eval --ray``: the same evaluation, its episodes on Ray rollout workers (each serving REAL-local on its
-    own node); the run directory is written here, as on the local path."""
-    from halo.eval import config_record, resolve_tasks
-    from halo.policy.modes import make_policy
-    from halo.policy.recovery import RecoveringPolicy
-    from halo.runs import RunDir
-    from halo.scale import RayRollouts, connect, shutdown, sites_of
-    from halo.tracking import open_tracker
+def _run_with_progress(job, console: Console):
+    from halo.jobs.eval import run_eval_job
 
-    info = connect(address, workers)  # a bad address is an error here, before any site or browser starts
-    try:
-        task_list = resolve_tasks(refs, sites=sites, site_urls=None, goal=goal)  # each worker uses its own sites
-        policy = make_policy(m) if m.backend != "hf" else None  # an hf model is loaded in the policy actor
-        if use_recovery and policy is not None:
-            policy = RecoveringPolicy(policy)
-        rollouts = RayRollouts(m, policy, workers=workers, sites=sites_of(task_list), per_worker=cfg.parallel,
-                               headless=cfg.headless,
-                               env_kwargs={"max_steps": cfg.max_steps, "episode_timeout_s": cfg.episode_timeout_s},
-                               unit_timeout_s=cfg.episode_timeout_s + 120)
-        rollouts.recovery = use_recovery
-        run = RunDir(runs_dir, name, prefix=f"eval-{mode}")
-        record = {**config_record(cfg, m, task_list, sites, use_recovery, None), "sets": list(sets),
-                  "ray": {"address": address, "workers": workers, "nodes": info["nodes"], "cpus": info["cpus"]}}
-        run.write_config(record)
-        console.print(f"[bold]eval[/bold] mode={mode} tasks={len(task_list)} episodes={cfg.episodes} "
-                      f"on Ray ({info['address']}: {info['nodes']} node(s), {info['cpus']} CPUs) with {workers} "
-                      f"workers x {cfg.parallel} envs -> {run.path}")
-
-        async def go():
-            async with rollouts:
-                return await _run_with_progress(policy, task_list, cfg, run, console, rollouts)
-
-        with open_tracker(log, run.path, record) as tracker:
-            result = asyncio.run(go())
-            tracker.log(result.metrics(), 0)
-        return result, run
-    finally:
-        if info["started"]:
-            shutdown()
-
-
-def _ensure_tiny(mode, console: Console) -> None:
-    """The tiny mode builds its model on first use (seconds, offline)."""
-    if mode.backend == "hf" and mode.name == "tiny":
-        from halo.policy.tiny import ensure_tiny_model
-
-        ensure_tiny_model(mode.model, console.print)
-
-
-async def _run_with_progress(policy, task_list, cfg, run, console: Console, rollouts=None):
-    from halo.eval import run_eval
-
-    total = len(task_list) * cfg.episodes
-    counts = {"ok": 0, "done": 0, "steps": 0}
+    counts = {"ok": 0, "steps": 0}
     with Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
                   TextColumn("success {task.fields[ok]} · steps {task.fields[steps]}"), TimeElapsedColumn(),
                   console=console) as progress:
-        bar = progress.add_task("episodes", total=total, ok=0, steps=0)
+        bar = progress.add_task("episodes", total=None, ok=0, steps=0)
 
         def on_step(_step) -> None:
             counts["steps"] += 1
@@ -211,13 +123,6 @@ async def _run_with_progress(policy, task_list, cfg, run, console: Console, roll
             counts["ok"] += int(ep.success)
             progress.update(bar, advance=1, ok=counts["ok"])
 
-        try:
-            check = getattr(policy, "check", None)
-            if check is not None:
-                await check()
-            return await run_eval(policy, task_list, cfg, run, on_episode=on_episode, on_step=on_step,
-                                  rollouts=rollouts)
-        finally:
-            close = getattr(policy, "aclose", None)
-            if close is not None:
-                await close()
+        return asyncio.run(run_eval_job(job, log=progress.console.print,
+                                        on_start=lambda total: progress.update(bar, total=total),
+                                        on_episode=on_episode, on_step=on_step))

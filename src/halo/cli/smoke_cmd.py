@@ -36,7 +36,8 @@ def check_agisdk() -> Check:
 
 
 def check_tasks() -> Check:
-    from halo.tasks import LOCAL_SITES, list_tasks
+    from halo.tasks.real import list_tasks
+    from halo.tasks.types import LOCAL_SITES
 
     tasks = list_tasks("v2")
     local = [t for t in tasks if t.site in LOCAL_SITES]
@@ -77,7 +78,7 @@ def check_local_sites() -> Check:
     import httpx
 
     from halo.sites.server import SitesServer
-    from halo.tasks import LOCAL_SITES
+    from halo.tasks.types import LOCAL_SITES
 
     ok = []
     with SitesServer(LOCAL_SITES) as urls:

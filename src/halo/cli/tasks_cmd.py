@@ -21,7 +21,8 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """List REAL tasks (default: v2), counted by site, or one per line with --goals; --families lists the task
         families instead (with --goals, a sample goal of each)."""
-        from halo.tasks import UNGRADABLE, list_tasks
+        from halo.tasks.real import list_tasks
+        from halo.tasks.types import UNGRADABLE
 
         console = Console()
         if families:
@@ -55,7 +56,7 @@ def register(app: typer.Typer) -> None:
 
 
 def _families(console: Console, site: str | None, goals: bool) -> None:
-    from halo.families import all_families
+    from halo.tasks.families import all_families
 
     fams = all_families(site)
     if site and not fams:

@@ -12,6 +12,7 @@ from rich.table import Table
 from halo.cli.common import (
     checked_sets,
     config_option,
+    exits_on_error,
     log_option,
     modes_file_option,
     ray_address_option,
@@ -21,6 +22,7 @@ from halo.cli.common import (
     run_name_option,
     set_option,
 )
+from halo.rl.config import RL_SECTIONS
 
 train_app = typer.Typer(help="Train a policy online: local GRPO, MCTS + DPO, or the Tinker API.",
                         no_args_is_help=True)
@@ -103,29 +105,24 @@ def grpo_command(
     ray_workers: int = ray_workers_option(),
 ) -> None:
     """Online GRPO: groups of parallel episodes per task, Dr. GRPO advantages, LoRA updates."""
-    from halo.errors import HaloError
-    from halo.train import GRPOJob, run_grpo
+    from halo.config.overrides import flags
+    from halo.jobs.grpo import GRPOJob, run_grpo
+    from halo.policy.modes import mode_flags
 
     console = Console()
-    try:
-        from halo.config_files import RL_SECTIONS
-
-        sets = checked_sets(sets, (*RL_SECTIONS, "mode", "modes"), "halo train grpo")
-    except HaloError as e:
-        console.print(f"[red]error:[/] {e}", highlight=False)
-        raise typer.Exit(2) from None
-    grpo = dict(iterations=iterations, group_size=group_size, tasks_per_iteration=tasks_per_iteration,
-                max_steps=max_steps, lr=lr, loss_type=loss_type, clip_eps=clip_eps, kl_coef=kl_coef,
-                entropy_coef=entropy_coef, advantage=advantage, discount=discount, skip_zero_std_groups=skip_zero_std,
-                checkpoint_every=checkpoint_every, seed=seed, save_episodes=save_episodes,
-                update_epochs=update_epochs, max_error_share=max_error_share, episode_timeout_s=episode_timeout)
+    sets = checked_sets(sets, (*RL_SECTIONS, "mode", "modes"), "halo train grpo")
+    grpo = flags("grpo", dict(
+        iterations=iterations, group_size=group_size, tasks_per_iteration=tasks_per_iteration, max_steps=max_steps,
+        lr=lr, loss_type=loss_type, clip_eps=clip_eps, kl_coef=kl_coef, entropy_coef=entropy_coef,
+        advantage=advantage, discount=discount, skip_zero_std_groups=skip_zero_std, checkpoint_every=checkpoint_every,
+        seed=seed, save_episodes=save_episodes, update_epochs=update_epochs, max_error_share=max_error_share,
+        episode_timeout_s=episode_timeout))
+    mode_over = mode_flags(model=model, adapter=adapter, base_url=base_url, temperature=temperature,
+                           max_tokens=max_tokens, constrained=constrained, seed=seed)
     job = GRPOJob(tasks=[t for t in tasks.split(",") if t.strip()], mode=mode, sites=sites, run_name=run_name,
                   runs_dir=runs_dir, resume=resume, config_path=config, learner_model=learner_model, device=device,
-                  mode_overrides=dict(model=model, adapter=adapter, base_url=base_url, temperature=temperature,
-                                      max_tokens=max_tokens, constrained=constrained, seed=seed),
-                  grpo_overrides={k: v for k, v in grpo.items() if v is not None},
-                  lora_overrides={k: v for k, v in dict(rank=lora_rank, alpha=lora_alpha).items() if v is not None},
-                  allow_group_size_one=allow_group_size_one, sets=sets, modes_file=modes_file, log=log,
+                  overrides=(*sets, *grpo, *flags("lora", dict(rank=lora_rank, alpha=lora_alpha)), *mode_over),
+                  allow_group_size_one=allow_group_size_one, modes_file=modes_file, log=log,
                   ray=ray_target(ray, ray_address), ray_workers=ray_workers)
     with Progress(TextColumn("[bold]GRPO"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                   TextColumn("{task.description}"), console=console, transient=False) as progress:
@@ -135,14 +132,7 @@ def grpo_command(
             progress.update(bar, advance=1, description=f"mean_reward={res.metrics['mean_reward']:.3f}")
             progress.console.print(metrics_line(res.metrics))
 
-        try:
-            run, history = asyncio.run(run_grpo(job, console=progress.console, on_iteration=on_iteration))
-        except HaloError as e:
-            from halo.rl.health import RunUnhealthy
-
-            progress.stop()
-            console.print(f"[red]error:[/] {e}", highlight=False)
-            raise typer.Exit(1 if isinstance(e, RunUnhealthy) else 2) from None
+        run, history = asyncio.run(run_grpo(job, console=progress.console, on_iteration=on_iteration))
     if history:
         print_history(console, history)
     console.print(f"run directory: {run.path} (metrics.jsonl, checkpoints/latest)")
@@ -151,7 +141,7 @@ def grpo_command(
 def register(app: typer.Typer) -> None:
     from halo.cli import train_mcts_cmd, train_tinker_cmd
 
-    train_app.command("grpo")(grpo_command)
+    train_app.command("grpo")(exits_on_error(grpo_command))
     train_tinker_cmd.register(train_app)
     train_mcts_cmd.register(train_app)
     app.add_typer(train_app, name="train")

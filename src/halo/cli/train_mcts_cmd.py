@@ -10,6 +10,7 @@ from rich.console import Console
 from halo.cli.common import (
     checked_sets,
     config_option,
+    exits_on_error,
     log_option,
     modes_file_option,
     ray_address_option,
@@ -18,6 +19,7 @@ from halo.cli.common import (
     run_name_option,
     set_option,
 )
+from halo.rl.config import RL_SECTIONS
 
 
 def mcts_line(m: dict) -> str:
@@ -29,6 +31,7 @@ def mcts_line(m: dict) -> str:
 
 def register(train_app: typer.Typer) -> None:
     @train_app.command("mcts")
+    @exits_on_error
     def mcts(
         tasks: str = typer.Option("omnizon.department@train", help="comma list: family specs, task ids, site names"),
         mode: str = typer.Option(None, help="policy mode: hf modes train in-process, vLLM modes hot-load adapters "
@@ -71,36 +74,25 @@ def register(train_app: typer.Typer) -> None:
                                                                  "this many searches per round"),
     ) -> None:
         """MCTS (Agent Q) on branchable envs, step-level DPO on the LoRA, adapters as GRPO saves them."""
-        from halo.errors import HaloError
-        from halo.train_mcts import MCTSJob, run_mcts
+        from halo.config.overrides import flags
+        from halo.jobs.mcts import MCTSJob, run_mcts
+        from halo.policy.modes import mode_flags
 
         console = Console()
-        try:
-            from halo.config_files import RL_SECTIONS
-
-            sets = checked_sets(sets, (*RL_SECTIONS, "mode", "modes"), "halo train mcts")
-        except HaloError as e:
-            console.print(f"[red]error:[/] {e}", highlight=False)
-            raise typer.Exit(2) from None
-        over = dict(simulations=simulations, ucb_c=ucb_c, children=children, alpha=alpha, depth=depth,
-                    max_steps=max_steps, step_budget=step_budget, time_budget_s=time_budget, restore=restore,
-                    beta=beta, margin=margin, pg_weight=pg_weight, temperature=temperature)
+        sets = checked_sets(sets, (*RL_SECTIONS, "mode", "modes"), "halo train mcts")
+        mcts_over = flags("mcts", dict(
+            simulations=simulations, ucb_c=ucb_c, children=children, alpha=alpha, depth=depth, max_steps=max_steps,
+            step_budget=step_budget, time_budget_s=time_budget, restore=restore, beta=beta, margin=margin,
+            pg_weight=pg_weight, temperature=temperature, critic=critic))
+        mode_over = mode_flags(model=model, adapter=adapter, base_url=base_url, temperature=temperature, seed=seed)
         job = MCTSJob(tasks=[t for t in tasks.split(",") if t.strip()], mode=mode, sites=sites, episodes=episodes,
                       run_name=run_name, runs_dir=runs_dir, config_path=config, learner_model=learner_model,
-                      device=device, critic=critic, seed=seed,
-                      mode_overrides=dict(model=model, adapter=adapter, base_url=base_url, temperature=temperature,
-                                          seed=seed),
-                      mcts_overrides={k: v for k, v in over.items() if v is not None},
-                      optim_overrides={k: v for k, v in dict(lr=lr).items() if v is not None},
-                      lora_overrides={k: v for k, v in dict(rank=lora_rank).items() if v is not None},
-                      sets=sets, modes_file=modes_file, log=log, ray=ray_target(ray, ray_address),
-                      ray_workers=ray_workers)
-        try:
-            run, history = asyncio.run(run_mcts(job, on_iteration=lambda m: console.print(mcts_line(m)),
-                                                console=console))
-        except HaloError as e:
-            console.print(f"[red]error:[/] {e}", highlight=False)
-            raise typer.Exit(2) from None
+                      device=device, seed=seed,
+                      overrides=(*sets, *mcts_over, *flags("grpo", dict(lr=lr)), *flags("lora", dict(rank=lora_rank)),
+                                 *mode_over),
+                      modes_file=modes_file, log=log, ray=ray_target(ray, ray_address), ray_workers=ray_workers)
+        run, history = asyncio.run(run_mcts(job, on_iteration=lambda m: console.print(mcts_line(m)),
+                                            console=console))
         from halo.report.html import build_report
 
         report = build_report(run.path, title=f"HALO MCTS run {run.path.name}")

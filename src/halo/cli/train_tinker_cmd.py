@@ -6,14 +6,15 @@ from __future__ import annotations
 import typer
 from rich.console import Console
 
-from halo.cli.common import checked_sets, config_option, log_option, set_option
-from halo.errors import HaloError
+from halo.cli.common import checked_sets, config_option, exits_on_error, log_option, set_option
+from halo.rl.config import RL_SECTIONS
 
 LOSS_HELP = "importance_sampling | ppo | cispo | dro (also gspo, stable_reinforce)"
 
 
 def register(train_app: typer.Typer) -> None:
     @train_app.command("tinker")
+    @exits_on_error
     def tinker(
         tasks: list[str] = typer.Option(..., help="task ids (v2.omnizon-3), site names or 'local'; comma-separated "
                                                   "or repeated"),
@@ -58,34 +59,29 @@ def register(train_app: typer.Typer) -> None:
         browsers and REAL grading here.
 
         Needs TINKER_API_KEY; without it, or with a model or loss the server does not offer, nothing starts."""
-        from halo.tinker.config import TinkerRunConfig
-        from halo.tinker.run import run_training
+        from halo.jobs.tinker import run_training
+        from halo.jobs.tinker_config import TinkerRunConfig
 
         console = Console()
-        try:
-            from halo.config_files import RL_SECTIONS
+        run = TinkerRunConfig.create(
+            rl_config, checked_sets(sets, RL_SECTIONS, "halo train tinker"),
+            tasks=tasks, num_envs=num_envs, groups_per_batch=groups_per_batch, loss_fn=loss_fn,
+            lora_rank=lora_rank, learning_rate=learning_rate, max_steps=max_steps,
+            log_path=log_path or "runs/tinker", sites=sites, model_name=model, renderer_name=renderer,
+            max_turns=max_turns, max_tokens=max_tokens, temperature=temperature,
+            max_concurrent_browsers=max_concurrent_browsers, max_pixels=max_pixels,
+            stop_on_parse_error=stop_on_parse_error, retries=retries, seed=seed, test_fraction=test_fraction,
+            eval_every=eval_every, save_every=save_every, load_checkpoint_path=load_checkpoint,
+            base_url=base_url, server_loss_fns=server_loss_fns, wandb_project=wandb_project)
+        from halo.policy.tinker.models import retirement_note, thinking_note
 
-            run = TinkerRunConfig.create(
-                rl_config, checked_sets(sets, RL_SECTIONS, "halo train tinker"),
-                tasks=tasks, num_envs=num_envs, groups_per_batch=groups_per_batch, loss_fn=loss_fn,
-                lora_rank=lora_rank, learning_rate=learning_rate, max_steps=max_steps,
-                log_path=log_path or "runs/tinker", sites=sites, model_name=model, renderer_name=renderer,
-                max_turns=max_turns, max_tokens=max_tokens, temperature=temperature,
-                max_concurrent_browsers=max_concurrent_browsers, max_pixels=max_pixels,
-                stop_on_parse_error=stop_on_parse_error, retries=retries, seed=seed, test_fraction=test_fraction,
-                eval_every=eval_every, save_every=save_every, load_checkpoint_path=load_checkpoint,
-                base_url=base_url, server_loss_fns=server_loss_fns, wandb_project=wandb_project)
-            from halo.tinker.models import retirement_note, thinking_note
-
-            notes = [retirement_note(run.model_name) if not base_url else None,
-                     thinking_note(run.renderer_name, run.max_tokens)]
-            for note in filter(None, notes):
-                Console(stderr=True).print(f"[yellow]note:[/yellow] {note}", highlight=False)
-            console.print(f"[bold]tinker[/bold] model={run.model_name} renderer={run.renderer_name} tasks={','.join(run.tasks)} "
-                          f"group={run.num_envs} loss={run.loss_fn} lora_rank={run.lora_rank} "
-                          f"lr={run.learning_rate:g} steps={run.max_steps} -> {run.log_path}")
-            run_training(run, "wandb" if wandb_project and log == "none" else log)
-        except HaloError as e:
-            Console(stderr=True).print(f"[red]error:[/red] {e}", highlight=False)
-            raise typer.Exit(2) from None
+        notes = [retirement_note(run.model_name) if not base_url else None,
+                 thinking_note(run.renderer_name, run.max_tokens)]
+        for note in filter(None, notes):
+            Console(stderr=True).print(f"[yellow]note:[/yellow] {note}", highlight=False)
+        console.print(f"[bold]tinker[/bold] model={run.model_name} renderer={run.renderer_name} "
+                      f"tasks={','.join(run.tasks)} "
+                      f"group={run.num_envs} loss={run.loss_fn} lora_rank={run.lora_rank} "
+                      f"lr={run.learning_rate:g} steps={run.max_steps} -> {run.log_path}")
+        run_training(run, "wandb" if wandb_project and log == "none" else log)
         console.print(f"done: checkpoints in {run.log_path}/checkpoints.jsonl")

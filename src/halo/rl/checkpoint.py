@@ -138,7 +138,7 @@ def write_run_config(run: Any, config: dict[str, Any], *, resume: bool, override
 
     import yaml
 
-    from halo.tracking import provenance
+    from halo.version import provenance
 
     path = run.path / "config.yaml"
     if not resume or not path.is_file():

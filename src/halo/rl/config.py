@@ -1,118 +1,259 @@
-"""configs/rl_config.yaml: the one place training hyperparameters live; ``--set section.key=value`` and the
-trainers' flags override single values.
+"""configs/rl_config.yaml, its one schema: every training setting with its type and range, declared once.
 
-Sections: ``policy`` (the default mode; Tinker's sampling), ``episode``, ``grpo``, ``lora``, ``rewards``, ``mcts``.
-``RLConfigFile`` is the file's schema, built from the settings classes that use each section (``GRPOSettings`` and
-``OptimSettings`` for ``grpo``, ``LoRASettings`` for ``lora``, ``RewardConfig`` for ``rewards``); ``mcts`` is
-checked by ``halo.train_mcts.mcts_settings`` against ``MCTSSettings`` and ``DPOSettings``. Unknown keys are
-errors naming the file and the key, so that a typo never silently falls back to a default.
+Sections: ``policy`` (the default mode; Tinker's sampling), ``episode``, ``grpo`` (the loop's ``GRPOSettings`` and
+the optimizer's ``OptimSettings``), ``lora``, ``rewards`` (``RewardConfig``), ``mcts`` (``MCTSSettings``,
+``DPOSettings`` and the MCTS job's own keys). ``load_rl_config`` reads the file, applies overrides (``--set``, then a
+command's flags) and builds every section, so a typo or a bad value fails at the door naming the file and the key.
+Keys one section takes from another (``grpo.max_steps`` from ``episode.max_steps``, the temperature from the mode's
+decoding) are filled in ``RLConfig.for_mode``.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import functools
 import os
+from collections.abc import Iterable
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Optional, Sequence
+from typing import Any, Literal
 
+from halo.config.files import read_yaml, require_config_file
+from halo.config.overrides import Override, apply, select
+from halo.config.settings import (
+    AtLeast1,
+    Fraction,
+    NonNegative,
+    NonNegativeInt,
+    Positive,
+    PositiveInt,
+    build,
+    field_names,
+    settings,
+    with_where,
+)
 from halo.errors import ConfigError
+from halo.rl.rewards import RewardConfig
 
 CONFIG_FILE = "configs/rl_config.yaml"
+RL_SECTIONS = ("policy", "episode", "grpo", "lora", "rewards", "mcts")
+
+
+@settings
+class PolicySection:
+    mode: str | None = None  # the mode `halo train grpo|mcts` run without --mode
+    temperature: NonNegative = 0.7  # Tinker's sampling (modes carry their own decoding)
+    max_tokens: AtLeast1 = 300
+
+
+@settings
+class EpisodeSection:
+    max_steps: PositiveInt = 70
+    episode_timeout_s: Positive = 900.0
+    history: PositiveInt = 5  # Tinker's prompt (modes carry their own prompt settings)
+
+
+@settings
+class GRPOSettings:
+    iterations: AtLeast1 = 10
+    tasks_per_iteration: AtLeast1 = 1
+    group_size: AtLeast1 = 8  # a group of 1 has no advantage: jobs refuse it unless asked (allow_group_size_one)
+    max_steps: AtLeast1 = 70
+    temperature: NonNegative = 0.7
+    # episode: one per episode; step: discounted return-to-go per step; gigpo: anchor states
+    advantage: Literal["episode", "step", "gigpo"] = "episode"
+    gigpo_omega: float = 1.0  # weight of GiGPO's step-level (anchor-state) advantage
+    discount: float = 1.0  # in (0, 1]
+    skip_zero_std_groups: bool = False
+    checkpoint_every: AtLeast1 = 10
+    seed: int = 0
+    # sample: best+worst per group, whole groups every save_group_every | all | best_worst | none
+    save_episodes: Literal["sample", "all", "best_worst", "none"] = "sample"
+    save_group_every: AtLeast1 = 5  # "sample": every episode of an iteration's first group every this many iterations
+    update_epochs: AtLeast1 = 1  # optimizer steps on each iteration's samples (GRPO's mu; >1 makes the ratio clip bite)
+    # auto: learning-progress sampling when every task is a family instance; on | off
+    curriculum: Literal["auto", "on", "off"] = "auto"
+    curriculum_window: AtLeast1 = 32  # recent episodes per family estimating its success
+    refill_zero_variance: NonNegativeInt = 0  # extra groups replacing zero-variance ones (DAPO dynamic sampling)
+    max_error_share: Fraction = 0.5  # an iteration with more errored episodes than this share stops the run (1: never)
+    episode_timeout_s: Positive = 900.0  # wall-clock deadline of one episode (rl_config: episode.episode_timeout_s)
+    self_imitation: NonNegativeInt = 0  # own past successful episodes replayed per update (0: off)
+    self_imitation_capacity: AtLeast1 = 1024  # steps the replay buffer keeps (each with its screenshot)
+    hindsight: bool = False  # failed family episodes replayed as successes of the instances they achieved (needs SIL)
+    hindsight_per_episode: AtLeast1 = 1  # instances one failed episode is relabelled for
+    explore: float = 0.0  # probability a training reply's choice is drawn uniformly among the grammar's, in [0, 1)
+    explore_adapt: bool = False  # explore x (1 - the family's recent success): explore where the policy still fails
+    explore_unit: Literal["choice", "reply"] = "choice"  # each choice drawn with that probability, or whole replies
+    # explore_adapt on the policy's own episodes (no drawn choice): a drawn two-step reply nearly always fails, so the
+    # family's success counting them stays low and keeps exploration high however well the policy does
+    explore_adapt_own: bool = False
+
+    def __post_init__(self) -> None:
+        if self.hindsight and not self.self_imitation:
+            raise ConfigError("hindsight relabels episodes into self-imitation's buffer: set self_imitation > 0 "
+                              "(e.g. 16) with it")
+        if not 0 <= self.explore < 1:
+            raise ConfigError(f"explore must be in [0, 1), got {self.explore}")
+        if self.explore_adapt and not self.explore:
+            raise ConfigError("explore_adapt scales grpo.explore by each family's failure rate: set explore > 0 "
+                              "(e.g. 0.3) with it")
+        if self.explore_adapt_own and not self.explore_adapt:
+            raise ConfigError("explore_adapt_own changes which failure rate explore_adapt uses: set explore_adapt "
+                              "with it")
+        if not 0 < self.discount <= 1:
+            raise ConfigError(f"discount must be in (0, 1], got {self.discount}")
+
+
+@settings
+class OptimSettings:
+    lr: Positive = 1e-6
+    weight_decay: NonNegative = 0.0
+    betas: tuple[float, float] = (0.9, 0.999)  # each in [0, 1)
+    max_grad_norm: Positive = 1.0
+    clip_eps: Positive = 0.2
+    loss_type: Literal["dr_grpo", "grpo", "token_mean"] = "dr_grpo"
+    kl_coef: NonNegative = 0.0
+    entropy_coef: NonNegative = 0.0  # bonus on the sampled positions' entropy (grammar-masked): no collapse onto one id
+    # schedules: lr and entropy_coef move linearly to these over the run's progress (None: constant). A negative
+    # entropy_coef_final turns the bonus into a penalty late in the run: the policy sharpens onto its own choices
+    lr_final: NonNegative | None = None
+    entropy_coef_final: float | None = None
+    max_tokens: AtLeast1 = 300  # dr_grpo's constant normaliser
+    # rows per training forward, across prompts (prompts left-padded: packed_batch), and at most this many padded
+    # tokens in one (prompt + reply, times rows): the tiny model's forward costs about the same for 1 row or 16,
+    # an 8B's activations grow with the tokens
+    pack_rows: AtLeast1 = 16
+    pack_tokens: AtLeast1 = 16384
+
+    def __post_init__(self) -> None:
+        if not all(0 <= b < 1 for b in self.betas):
+            raise ConfigError(f"betas must be two numbers in [0, 1), got {list(self.betas)}")
+
+
+@settings
+class LoRASettings:
+    rank: AtLeast1 = 32
+    alpha: AtLeast1 = 64
+    dropout: float = 0.0  # in [0, 1)
+    target_modules: tuple[str, ...] = ("q_proj", "k_proj", "v_proj", "o_proj")
+    # modules trained in full beside the adapter and saved with it (PEFT's modules_to_save), e.g. ["lm_head"]
+    modules_to_save: tuple[str, ...] = ()
+    # recompute each layer's activations in the backward pass instead of keeping them all: an update's memory then
+    # holds one layer's activations, not every layer's. "auto": on for models over CHECKPOINT_AUTO_PARAMS (an 8B
+    # update of grpo.pack_tokens 16384 ran out of an H100's 80 GB without it, 27 GB with it:
+    # bench/results/learner_scale_cuda.json); off for the tiny model, whose update it would only slow
+    gradient_checkpointing: bool | Literal["auto"] = "auto"
+
+    def __post_init__(self) -> None:
+        if not 0 <= self.dropout < 1:
+            raise ConfigError(f"dropout must be in [0, 1), got {self.dropout}")
+        if not self.target_modules:
+            raise ConfigError("target_modules must name at least one module (q_proj, v_proj, ...)")
+
+
+@settings
+class MCTSSettings:
+    simulations: AtLeast1 = 50  # per decision
+    ucb_c: NonNegative = 1.414
+    children: AtLeast1 = 5  # candidate actions sampled at each expanded node
+    alpha: Fraction = 0.5  # weight of the search's own Q in the composite Q (1 - alpha: the critic's)
+    depth: AtLeast1 = 10  # simulation steps past a new node
+    max_steps: AtLeast1 = 20  # steps of an episode, search path and simulations together
+    temperature: NonNegative = 1.0
+    step_budget: NonNegativeInt = 0  # env steps per episode, search and simulations together (0: none)
+    time_budget_s: NonNegative = 0.0  # wall time per episode (0: none)
+    restore: Literal["auto", "fork", "replay"] = "auto"  # how a branch is restored (BrowserEnv.restore)
+
+
+@settings
+class DPOSettings:
+    beta: Positive = 0.1
+    margin: NonNegative = 0.1  # least Q difference between siblings for a pair
+    pg_weight: NonNegative = 0.0  # weight of the sibling-GRPO policy-gradient loss beside DPO (0: DPO only)
+    max_pairs: AtLeast1 = 256  # per update, the largest margins first
+
+
+@settings
+class MCTSJobSettings:
+    """The MCTS job's own keys of the ``mcts`` section."""
+
+    critic: str = "none"  # none | same | the name of a mode (configs/modes.yaml), e.g. gpt_baseline
+    checkpoint_every: AtLeast1 = 5
+    search_timeout_s: NonNegative = 0.0  # --ray: one search's deadline on a worker (0: the time budget + 10 min)
+
+
+@dataclass(frozen=True)
+class RLConfig:
+    """rl_config.yaml built: each section as the settings class that reads it, and the file as written."""
+
+    path: Path | None
+    raw: dict[str, Any]  # the file with overrides applied, as written (recorded in a run's config.yaml)
+    policy: PolicySection
+    episode: EpisodeSection
+    grpo: GRPOSettings
+    optim: OptimSettings
+    lora: LoRASettings
+    rewards: RewardConfig
+    mcts: MCTSSettings
+    dpo: DPOSettings
+    mcts_job: MCTSJobSettings
+
+    def for_mode(self, temperature: float, max_tokens: int) -> RLConfig:
+        """The sections with what they take from elsewhere, where the file leaves it unsaid: the loop's steps and
+        deadline from ``episode``, its temperature from the mode's decoding, the optimizer's token normaliser from the
+        mode's ``max_tokens``, MCTS's steps and temperature from the loop's."""
+        g = self.raw.get("grpo") or {}
+        m = self.raw.get("mcts") or {}
+        grpo = dataclasses.replace(
+            self.grpo, temperature=temperature,
+            max_steps=g.get("max_steps", self.episode.max_steps),
+            episode_timeout_s=g.get("episode_timeout_s", self.episode.episode_timeout_s))
+        optim = self.optim if "max_tokens" in g else dataclasses.replace(self.optim, max_tokens=max_tokens)
+        mcts = dataclasses.replace(self.mcts, max_steps=m.get("max_steps", grpo.max_steps),
+                                   temperature=m.get("temperature", temperature))
+        return dataclasses.replace(self, grpo=grpo, optim=optim, mcts=mcts)
 
 
 def find_config(path: str | os.PathLike | None = None) -> Path:
     """``path``, else ``$HALO_RL_CONFIG``, else configs/rl_config.yaml here, in the package or in the checkout."""
-    from halo.config_files import find_config_file
-
-    found, tried = find_config_file(CONFIG_FILE, path, "HALO_RL_CONFIG")
-    if found is None:
-        raise ConfigError(f"no RL config at {', '.join(map(str, tried))}; pass --config or set HALO_RL_CONFIG")
-    return found
+    return require_config_file(CONFIG_FILE, path, "HALO_RL_CONFIG", "--config", "RL config")
 
 
-@functools.lru_cache(maxsize=1)
-def rl_config_schema() -> Any:
-    """The pydantic model of rl_config.yaml (built on first use: the settings classes import torch)."""
-    from pydantic import BaseModel, ConfigDict, StrictFloat, StrictInt, StrictStr
-
-    from halo.config_files import schema_from
-    from halo.rl.grpo import GRPOSettings
-    from halo.rl.learner import LoRASettings, OptimSettings
-
-    class _Section(BaseModel):
-        model_config = ConfigDict(extra="forbid")
-
-    class Policy(_Section):
-        mode: Optional[StrictStr] = None  # the mode `halo train grpo|mcts` run without --mode
-        temperature: Optional[StrictFloat] = None  # Tinker's sampling (modes carry their own decoding)
-        max_tokens: Optional[StrictInt] = None
-
-    class Episode(_Section):
-        max_steps: Optional[StrictInt] = None
-        episode_timeout_s: Optional[StrictFloat] = None
-        history: Optional[StrictInt] = None  # Tinker's prompt (modes carry their own prompt settings)
-
-    class RLConfigFile(_Section):
-        policy: Optional[Policy] = None
-        episode: Optional[Episode] = None
-        grpo: Optional[schema_from("GRPOSection", GRPOSettings, OptimSettings)] = None  # type: ignore[valid-type]
-        lora: Optional[schema_from("LoRASection", LoRASettings)] = None  # type: ignore[valid-type]
-        rewards: Optional[dict[str, Any]] = None  # RewardConfig.from_dict checks it (regexes, weights)
-        mcts: Optional[dict[str, Any]] = None  # train_mcts.mcts_settings checks it
-
-    return RLConfigFile
+def _split(section: dict[str, Any], classes: Iterable[type], name: str, where: str) -> list[dict[str, Any]]:
+    """A section's keys divided among the classes that read it; a key none reads is an error naming it."""
+    classes = list(classes)
+    known = set().union(*(field_names(c) for c in classes))
+    for k in section:
+        if k not in known:
+            raise ConfigError(with_where(f"{name}: unknown key {k!r}", where))
+    return [{k: v for k, v in section.items() if k in field_names(c)} for c in classes]
 
 
-def check_rl_file(data: dict[str, Any], where: str) -> dict[str, Any]:
-    """``data`` (an rl_config mapping) against the schema and the reward config; ``ConfigError`` naming ``where``
-    and the keys otherwise. Returns ``data`` with only the keys it had (numbers as the settings take them)."""
-    from pydantic import ValidationError
-
-    from halo.config_files import describe_errors
-    from halo.rl.rewards import RewardConfig
-
+def build_rl_config(data: dict[str, Any], where: str, path: Path | None = None) -> RLConfig:
+    """``data`` (an rl_config mapping) checked whole and built; ``ConfigError`` naming ``where`` and the key."""
+    for k, v in data.items():
+        if k not in RL_SECTIONS:
+            raise ConfigError(with_where(f"unknown section {k!r}; known: {', '.join(RL_SECTIONS)}", where))
+        if v is not None and not isinstance(v, dict):
+            raise ConfigError(with_where(f"section {k} must be a mapping, got {v!r}", where))
+    sec = {k: data.get(k) or {} for k in RL_SECTIONS}
+    grpo_v, optim_v = _split(sec["grpo"], (GRPOSettings, OptimSettings), "grpo", where)
+    mcts_v, dpo_v, job_v = _split(sec["mcts"], (MCTSSettings, DPOSettings, MCTSJobSettings), "mcts", where)
     try:
-        model = rl_config_schema()(**data)
-    except ValidationError as e:
-        raise ConfigError(describe_errors(e, where)) from None
-    except TypeError as e:
-        raise ConfigError(f"{where}: {e}") from None
-    out = model.model_dump(exclude_unset=True)
-    for k in ("grpo", "lora"):
-        if isinstance(out.get(k), dict):
-            out[k] = {kk: list(v) if isinstance(v, tuple) else v for kk, v in out[k].items()}
-    try:
-        RewardConfig.from_dict(out.get("rewards") or {})
+        rewards = RewardConfig.from_dict(sec["rewards"])
     except ConfigError as e:
-        raise ConfigError(f"{where}: {e}") from None
-    return out
+        raise ConfigError(with_where(str(e), where)) from None
+    return RLConfig(
+        path=path, raw=data,
+        policy=build(PolicySection, sec["policy"], where, "policy."),
+        episode=build(EpisodeSection, sec["episode"], where, "episode."),
+        grpo=build(GRPOSettings, grpo_v, where, "grpo."), optim=build(OptimSettings, optim_v, where, "grpo."),
+        lora=build(LoRASettings, sec["lora"], where, "lora."), rewards=rewards,
+        mcts=build(MCTSSettings, mcts_v, where, "mcts."), dpo=build(DPOSettings, dpo_v, where, "mcts."),
+        mcts_job=build(MCTSJobSettings, job_v, where, "mcts."))
 
 
-def load_rl_config(path: str | os.PathLike | None = None, sets: Sequence[str] = ()) -> dict[str, Any]:
-    """rl_config.yaml as a checked mapping of sections, with ``--set`` items for its sections applied."""
-    from halo.config_files import RL_SECTIONS, apply_sets, read_yaml, sets_for
-
+def load_rl_config(path: str | os.PathLike | None = None, overrides: Iterable[Override] = ()) -> RLConfig:
+    """rl_config.yaml with the overrides of its sections applied (``--set grpo.lr=1e-5``, flags), built."""
     f = find_config(path)
-    data = apply_sets(read_yaml(f), sets_for(sets, RL_SECTIONS), str(f))
-    return check_rl_file(data, str(f))
-
-
-def build(cls: type, values: dict[str, Any], where: str, **overrides: Any) -> Any:
-    """``cls(**values)`` with non-None ``overrides`` on top; unknown keys raise ``ConfigError`` naming them."""
-    names = {f.name for f in dataclasses.fields(cls)}
-    merged = {**{k: v for k, v in (values or {}).items() if k in names},
-              **{k: v for k, v in overrides.items() if v is not None}}
-    unknown = set(values or {}) - names
-    if unknown:
-        raise ConfigError(f"{where}: unknown keys {sorted(unknown)}; known: {sorted(names)}")
-    from halo.validate import check_types
-
-    check_types(cls, merged, where)  # `lr: fast` fails here, not inside the optimizer
-    for k, v in merged.items():
-        if isinstance(v, list):
-            merged[k] = tuple(v)
-    try:
-        return cls(**merged)
-    except (TypeError, ValueError) as e:
-        raise ConfigError(f"{where}: {e}") from None
+    data = apply(read_yaml(f), select(overrides, RL_SECTIONS), str(f))
+    return build_rl_config(data, str(f), f)

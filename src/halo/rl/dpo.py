@@ -7,26 +7,10 @@ from __future__ import annotations
 
 import itertools
 import statistics
-from dataclasses import dataclass
 from typing import Any
 
-from halo.errors import ConfigError
 from halo.rl.learner import PreferencePair, TrainItem
 from halo.rl.mcts import Edge, Node, sibling_groups
-
-
-@dataclass(frozen=True)
-class DPOSettings:
-    beta: float = 0.1
-    margin: float = 0.1  # least Q difference between siblings for a pair
-    pg_weight: float = 0.0  # weight of the sibling-GRPO policy-gradient loss beside DPO (0: DPO only)
-    max_pairs: int = 256  # per update, the largest margins first
-
-    def __post_init__(self) -> None:
-        if self.beta <= 0:
-            raise ConfigError(f"dpo.beta must be > 0, got {self.beta}")
-        if self.margin < 0 or self.pg_weight < 0 or self.max_pairs < 1:
-            raise ConfigError("dpo.margin and dpo.pg_weight must be >= 0, dpo.max_pairs >= 1")
 
 
 def _tokens(e: Edge) -> tuple[tuple[int, ...], str | None]:

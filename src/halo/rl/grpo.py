@@ -19,79 +19,14 @@ from typing import Any, Callable, Sequence
 
 from halo.errors import ConfigError
 from halo.rl.advantages import gigpo_advantages, group_advantages, group_stats, step_advantages
+from halo.rl.config import GRPOSettings, LoRASettings, OptimSettings
 from halo.rl.curriculum import CurriculumSettings, make_sampler
-from halo.rl.health import check_iteration, check_max_error_share, error_counts
+from halo.rl.health import check_iteration, error_counts
 from halo.rl.hindsight import Hindsight
-from halo.rl.learner import LoRALearner, LoRASettings, OptimSettings, TrainItem, step_item
+from halo.rl.learner import LoRALearner, TrainItem, step_item
 from halo.rl.rewards import RewardConfig
 from halo.rl.rollout import Episode, run_group
-from halo.rl.self_imitation import SelfImitation, check_settings, success_key
-
-SAVE_EPISODES = ("sample", "all", "best_worst", "none")
-
-
-@dataclass(frozen=True)
-class GRPOSettings:
-    iterations: int = 10
-    tasks_per_iteration: int = 1
-    group_size: int = 8
-    max_steps: int = 70
-    temperature: float = 0.7
-    advantage: str = "episode"  # episode: one per episode; step: discounted return-to-go per step; gigpo: anchor states
-    gigpo_omega: float = 1.0  # weight of GiGPO's step-level (anchor-state) advantage
-    discount: float = 1.0
-    skip_zero_std_groups: bool = False
-    checkpoint_every: int = 10
-    seed: int = 0
-    save_episodes: str = "sample"  # sample: best+worst per group, whole groups every save_group_every | all | best_worst | none
-    save_group_every: int = 5  # "sample": every episode of an iteration's first group every this many iterations
-    update_epochs: int = 1  # optimizer steps on each iteration's samples (GRPO's mu; >1 makes the ratio clip bite)
-    curriculum: str = "auto"  # auto: learning-progress sampling when every task is a family instance; on | off
-    curriculum_window: int = 32  # recent episodes per family estimating its success
-    refill_zero_variance: int = 0  # extra groups per iteration replacing zero-variance ones (DAPO dynamic sampling)
-    max_error_share: float = 0.5  # an iteration with more errored episodes than this stops the run (rl.health)
-    episode_timeout_s: float = 900.0  # wall-clock deadline of one episode (rl_config: episode.episode_timeout_s)
-    self_imitation: int = 0  # own past successful episodes replayed per update, weighted 1 - recent success (0: off)
-    self_imitation_capacity: int = 1024  # steps the replay buffer keeps (each with its screenshot), oldest out first
-    hindsight: bool = False  # failed family episodes replayed as successes of the instances they achieved (needs SIL)
-    hindsight_per_episode: int = 1  # instances one failed episode is relabelled for, drawn among those it reached
-    explore: float = 0.0  # probability a training reply's choice is drawn uniformly among the grammar's (hf sampler)
-    explore_adapt: bool = False  # explore x (1 - the family's recent success): explore where the policy still fails
-    explore_unit: str = "choice"  # choice: each choice drawn with that probability | reply: whole replies drawn
-    # explore_adapt on the policy's own episodes (no drawn choice): a drawn two-step reply nearly always fails, so the
-    # family's success counting them stays low and keeps exploration high however well the policy does
-    explore_adapt_own: bool = False
-
-    def __post_init__(self) -> None:
-        if self.advantage not in ("episode", "step", "gigpo"):
-            raise ConfigError(f"advantage must be 'episode', 'step' or 'gigpo', got {self.advantage!r}")
-        if self.save_episodes not in SAVE_EPISODES:
-            raise ConfigError(f"save_episodes must be one of {', '.join(SAVE_EPISODES)}, got {self.save_episodes!r}")
-        if self.curriculum not in ("auto", "on", "off"):
-            raise ConfigError(f"curriculum must be auto, on or off, got {self.curriculum!r}")
-        check_max_error_share(self.max_error_share)
-        if self.refill_zero_variance < 0:
-            raise ConfigError(f"refill_zero_variance must be >= 0, got {self.refill_zero_variance}")
-        check_settings(self.self_imitation, self.self_imitation_capacity)
-        if self.hindsight and not self.self_imitation:
-            raise ConfigError("hindsight relabels episodes into self-imitation's buffer: set self_imitation > 0 "
-                              "(e.g. 16) with it")
-        if not 0 <= self.explore < 1:
-            raise ConfigError(f"explore must be in [0, 1), got {self.explore}")
-        if self.explore_unit not in ("choice", "reply"):
-            raise ConfigError(f"explore_unit must be 'choice' or 'reply', got {self.explore_unit!r}")
-        if self.explore_adapt and not self.explore:
-            raise ConfigError("explore_adapt scales grpo.explore by each family's failure rate: set explore > 0 "
-                              "(e.g. 0.3) with it")
-        if self.explore_adapt_own and not self.explore_adapt:
-            raise ConfigError("explore_adapt_own changes which failure rate explore_adapt uses: set explore_adapt "
-                              "with it")
-        for k in ("iterations", "tasks_per_iteration", "group_size", "max_steps", "checkpoint_every",
-                  "update_epochs", "curriculum_window", "save_group_every", "hindsight_per_episode"):
-            if getattr(self, k) < 1:
-                raise ConfigError(f"{k} must be >= 1, got {getattr(self, k)}")
-        if not 0 < self.discount <= 1:
-            raise ConfigError(f"discount must be in (0, 1], got {self.discount}")
+from halo.rl.self_imitation import SelfImitation, success_key
 
 
 @dataclass
@@ -215,8 +150,8 @@ class GRPOTrainer:
         self.pool = pool
         self.sync = sync
         self.env_kwargs = env_kwargs or {}
-        self.tracker = tracker  # halo.tracking.Tracker: --log wandb|tensorboard beside metrics.jsonl
-        self.rollouts = rollouts  # halo.scale.RayRollouts: groups run on Ray workers (--ray), not on local envs
+        self.tracker = tracker  # halo.runtime.tracking.Tracker: --log wandb|tensorboard beside metrics.jsonl
+        self.rollouts = rollouts  # halo.runtime.ray.RayRollouts: groups run on Ray workers (--ray), not on local envs
         self.sampler = make_sampler(self.tasks, settings.curriculum, CurriculumSettings(settings.curriculum_window),
                                     settings.seed)
         self.replay = SelfImitation(settings.self_imitation, settings.self_imitation_capacity,

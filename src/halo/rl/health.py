@@ -119,15 +119,6 @@ class RunUnhealthy(HaloError):
         self.result = result  # what the run had produced (an EvalResult), for the caller to print
 
 
-def check_max_error_share(value: Any, where: str = "max_error_share") -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= 1:
-        from halo.errors import ConfigError
-
-        raise ConfigError(f"{where} must be a number in [0, 1] (the share of errored episodes that stops a run; "
-                          f"1.0: never stop), got {value!r}")
-    return float(value)
-
-
 def check_iteration(run: Any, iteration: int, groups: Sequence[Sequence[Any]], max_share: float) -> ErrorReport:
     """A GRPO iteration's errored episodes; past ``max_share`` a ``stopped`` record goes to metrics.jsonl (no
     iteration record: nothing was trained) and ``RunUnhealthy`` is raised before the update."""

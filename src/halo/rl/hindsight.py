@@ -24,7 +24,7 @@ MAX_CANDIDATES = 256  # training instances checked per episode (a family can hav
 
 @lru_cache(maxsize=64)
 def _train_instances(family: str) -> tuple[Any, ...]:
-    from halo.families import get_family
+    from halo.tasks.families import get_family
 
     return tuple(get_family(family).instances("train"))
 
@@ -32,7 +32,7 @@ def _train_instances(family: str) -> tuple[Any, ...]:
 def achieved(family: str, index: int, state: dict[str, Any], rng: random.Random,
              limit: int = MAX_CANDIDATES) -> list[Any]:
     """Training instances of ``family`` other than instance ``index`` whose checks all pass on ``state``."""
-    from halo.families import get_family
+    from halo.tasks.families import get_family
 
     fam = get_family(family)
     pool = [i for i in _train_instances(family) if i.index != index]

@@ -11,25 +11,11 @@ import math
 import os
 from collections import OrderedDict
 from dataclasses import dataclass, field
-from typing import Any, Literal, Sequence
+from typing import Any, Sequence
 
 from halo.policy.prompt import Prompt
+from halo.rl.config import LoRASettings, OptimSettings
 from halo.rl.loss import dpo_loss, policy_loss
-
-
-@dataclass(frozen=True)
-class LoRASettings:
-    rank: int = 32
-    alpha: int = 64
-    dropout: float = 0.0
-    target_modules: tuple[str, ...] = ("q_proj", "k_proj", "v_proj", "o_proj")
-    # modules trained in full beside the adapter and saved with it (PEFT's modules_to_save), e.g. ["lm_head"]
-    modules_to_save: tuple[str, ...] = ()
-    # recompute each layer's activations in the backward pass instead of keeping them all: an update's memory then
-    # holds one layer's activations, not every layer's. "auto": on for models over CHECKPOINT_AUTO_PARAMS (an 8B
-    # update of grpo.pack_tokens 16384 ran out of an H100's 80 GB without it, 27 GB with it:
-    # bench/results/learner_scale_cuda.json); off for the tiny model, whose update it would only slow
-    gradient_checkpointing: bool | Literal["auto"] = "auto"
 
 
 @dataclass(frozen=True)
@@ -68,28 +54,6 @@ class PreferencePair:
     chosen_grammar: str | None = None
     rejected_grammar: str | None = None
     weight: float = 1.0
-
-
-@dataclass(frozen=True)
-class OptimSettings:
-    lr: float = 1e-6
-    weight_decay: float = 0.0
-    betas: tuple[float, float] = (0.9, 0.999)
-    max_grad_norm: float = 1.0
-    clip_eps: float = 0.2
-    loss_type: str = "dr_grpo"
-    kl_coef: float = 0.0
-    entropy_coef: float = 0.0  # bonus on the sampled positions' entropy (grammar-masked): no collapse onto one id
-    # schedules: lr and entropy_coef move linearly to these over the run's progress (None: constant). A negative
-    # entropy_coef_final turns the bonus into a penalty late in the run: the policy sharpens onto its own choices
-    lr_final: float | None = None
-    entropy_coef_final: float | None = None
-    max_tokens: int = 300  # dr_grpo's constant normaliser
-    # rows per training forward, across prompts (prompts left-padded: packed_batch), and at most this many padded
-    # tokens in one (prompt + reply, times rows): the tiny model's forward costs about the same for 1 row or 16,
-    # an 8B's activations grow with the tokens
-    pack_rows: int = 16
-    pack_tokens: int = 16384
 
 
 @dataclass
@@ -382,7 +346,6 @@ class LoRALearner:
         return out
 
     def _dpo(self, pairs: Sequence[PreferencePair], beta: float, stats: UpdateStats) -> None:
-        import torch
 
         total_w = sum(p.weight for p in pairs)
         margin = acc = loss = 0.0

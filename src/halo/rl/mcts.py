@@ -18,40 +18,13 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from halo.errors import ConfigError
 from halo.policy.base import Sample
+from halo.rl.config import MCTSSettings
 from halo.rl.critic import Critic
 from halo.rl.rewards import DenseRewardCalculator, RewardConfig
 from halo.rl.rollout import Episode, Start, Step, act, run_episode
 
 UNPARSEABLE = "(unparseable)"
-
-
-@dataclass(frozen=True)
-class MCTSSettings:
-    simulations: int = 50  # per decision
-    ucb_c: float = 1.414
-    children: int = 5  # candidate actions sampled at each expanded node
-    alpha: float = 0.5  # weight of the search's own Q in the composite Q (1 - alpha: the critic's)
-    depth: int = 10  # simulation steps past a new node
-    max_steps: int = 20  # steps of an episode, search path and simulations together
-    temperature: float = 1.0
-    step_budget: int = 0  # env steps per episode, search and simulations together (0: none)
-    time_budget_s: float = 0.0  # wall time per episode (0: none)
-    restore: str = "auto"  # auto | fork | replay (BrowserEnv.restore)
-
-    def __post_init__(self) -> None:
-        for k in ("simulations", "children", "depth", "max_steps"):
-            if getattr(self, k) < 1:
-                raise ConfigError(f"mcts.{k} must be >= 1, got {getattr(self, k)}")
-        if self.ucb_c < 0:
-            raise ConfigError(f"mcts.ucb_c must be >= 0, got {self.ucb_c}")
-        if not 0 <= self.alpha <= 1:
-            raise ConfigError(f"mcts.alpha must be in [0, 1], got {self.alpha}")
-        if self.step_budget < 0 or self.time_budget_s < 0:
-            raise ConfigError("mcts.step_budget and mcts.time_budget_s must be >= 0 (0: no limit)")
-        if self.restore not in ("auto", "fork", "replay"):
-            raise ConfigError(f"mcts.restore must be auto, fork or replay, got {self.restore!r}")
 
 
 @dataclass

@@ -228,7 +228,7 @@ async def _family_state(env: Any, task: Any) -> tuple[float | None, dict[str, An
     state = await env.finish_json()
     if state is None:
         return None, None
-    from halo.families import progress_of
+    from halo.tasks.families import progress_of
 
     return progress_of(task, state), state
 

@@ -16,6 +16,7 @@ from collections.abc import Callable
 from datetime import date, datetime, time, timedelta
 from typing import Any
 
+from halo.sites.gocalendar.reference import COLLEAGUES, CONTACTS
 from halo.sites.gocalendar.timeutil import to_utc_iso
 
 GEN_SEED = 20240718
@@ -23,20 +24,6 @@ FIRST, LAST = date(2024, 5, 1), date(2024, 10, 31)  # the months generated
 REAL_WEEKS = (date(2024, 7, 14), date(2024, 7, 27))  # REAL's weeks: no generated one-off events there
 SERIES_START = date(2024, 1, 1)
 
-CONTACTS = [  # the address book the guest field suggests from (REAL's v1 gocalendar-5 names the first three)
-    ("Alexa Richardson", "alexa.richardson@acme.com"), ("James Anderson", "james.anderson@acme.com"),
-    ("Sophie Taylor", "sophie.taylor@acme.com"), ("Priya Patel", "priya.patel@acme.com"),
-    ("Daniel Kim", "daniel.kim@acme.com"), ("Maria Garcia", "maria.garcia@acme.com"),
-    ("Kevin Nguyen", "kevin.nguyen@acme.com"), ("Olivia Martinez", "olivia.martinez@acme.com"),
-    ("Ethan Brooks", "ethan.brooks@acme.com"), ("Hannah Lee", "hannah.lee@acme.com"),
-    ("Marcus Johnson", "marcus.johnson@acme.com"), ("Rachel Cohen", "rachel.cohen@acme.com"),
-    ("Lucas Silva", "lucas.silva@acme.com"), ("Grace Thompson", "grace.thompson@acme.com"),
-    ("Noah Williams", "noah.williams@globex.com"), ("Ava Robinson", "ava.robinson@globex.com"),
-    ("Liam Carter", "liam.carter@initech.io"), ("Chloe Bennett", "chloe.bennett@initech.io"),
-    ("Emma Taylor", "emma.taylor@gmail.com"), ("Chris Taylor", "chris.taylor@gmail.com"),
-    ("Mike Reynolds", "mike.reynolds@gmail.com"), ("Laura Chen", "laura.chen@gmail.com"),
-]
-COLLEAGUES = CONTACTS[:18]
 
 # (title, first day, start, end ("" start: all day; end is then the last day), location, description, calendar,
 #  repeat, guests (contact indexes), video meeting)

@@ -10,8 +10,7 @@ from datetime import date, datetime, time, timedelta
 from typing import Any
 
 from halo.sites.core import collection_differences
-from halo.sites.gocalendar.gendata import CONTACTS
-from halo.sites.gocalendar.seed import COLORS, meeting_id
+from halo.sites.gocalendar.reference import COLORS, CONTACTS, meeting_id
 from halo.sites.gocalendar.timeutil import TZ, from_utc_iso, parse_date, parse_time, to_utc_iso
 
 REPEATS = {  # value -> label (Google Calendar's wording for a Wednesday start)

@@ -16,8 +16,7 @@ from starlette.routing import Route
 
 from halo.sites.core import error_page, session_of
 from halo.sites.gocalendar import planner as pl
-from halo.sites.gocalendar.gendata import CONTACTS
-from halo.sites.gocalendar.seed import COLORS, TASKS_COLOR
+from halo.sites.gocalendar.reference import COLORS, CONTACTS, TASKS_COLOR
 from halo.sites.gocalendar.timeutil import TIME_OPTIONS, TODAY, fmt_time, fmt_time_long, week_start
 from halo.sites.gomail.icons import ICONS
 from halo.sites.gomail.routes import timed

@@ -9,24 +9,12 @@ stored in UTC."""
 from __future__ import annotations
 
 import functools
-import hashlib
 from datetime import date, time
 from typing import Any
 
 from halo.sites.core import fresh_copy
+from halo.sites.gocalendar.reference import CALENDARS, meeting_id
 from halo.sites.gocalendar.timeutil import to_utc_iso
-
-CALENDARS = [
-    {"id": "work", "name": "Work", "color": "#039be5"},
-    {"id": "personal", "name": "Personal", "color": "#33b679"},
-    {"id": "family", "name": "Family", "color": "#8e24aa"},
-    {"id": "holidays", "name": "Holidays in United States", "color": "#0b8043", "group": "other"},
-]
-# Google Calendar's palette, by the names its colour menus show (Personal is Sage, Work Peacock, Family Grape)
-COLORS = {"Tomato": "#d50000", "Flamingo": "#e67c73", "Tangerine": "#f4511e", "Banana": "#f6bf26",
-          "Sage": "#33b679", "Basil": "#0b8043", "Peacock": "#039be5", "Blueberry": "#3f51b5",
-          "Lavender": "#7986cb", "Grape": "#8e24aa", "Graphite": "#616161"}
-TASKS_COLOR = "#1a73e8"
 
 # id: (title, day, start, end (None: all day, end is then the last day), location, description, calendar, repeat)
 _RAW: dict[str, tuple] = {
@@ -59,14 +47,6 @@ _RAW: dict[str, tuple] = {
     "21": ("Dentist Appointment", "2024-07-25", "15:00", "16:00", "Smile Dental", "", "personal", "none"),
     "22": ("Mom's Birthday", "2024-07-27", "", "2024-07-27", "", "Call Mom!", "family", "none"),
 }
-
-
-def meeting_id(seed_text: str) -> str:
-    """A deterministic Meet-style code (``abc-defg-hij``)."""
-    h = hashlib.sha256(seed_text.encode()).digest()
-    letters = "".join(chr(ord("a") + b % 26) for b in h[:10])
-    code = f"{letters[:3]}-{letters[3:7]}-{letters[7:10]}"
-    return code if code != "gcx-svpg-dny" else "zzz-zzzz-zzz"  # that code marks an anomaly in eval_gocalendar_6
 
 
 def _hm(s: str) -> time:

@@ -1,0 +1,166 @@
+"""The GRPO job: a run assembled from configs/rl_config.yaml, a policy mode and the command line, then trained.
+
+Shared by ``halo train grpo``, ``scripts/train_online_grpo.py`` and ``halo demo``. The mode, the sampler and the
+learner are set up as every training job sets them up (``halo.jobs.setup``); the iterations are
+``halo.rl.grpo.GRPOTrainer``'s, with rollouts here or on Ray workers (``--ray``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from halo.config.overrides import Override
+from halo.errors import ConfigError
+from halo.jobs.setup import check_at_the_door, make_learning, overrides_record, training_config
+from halo.policy.modes import ModeConfig
+from halo.rl.config import RLConfig
+from halo.rl.grpo import GRPOTrainer, IterationResult, settings_record
+
+
+@dataclass
+class GRPOJob:
+    tasks: list[str]
+    mode: str | None = None  # None: rl_config's policy.mode
+    sites: str = "local"
+    run_name: str | None = None
+    runs_dir: str = "runs"
+    resume: bool = False
+    config_path: str | None = None
+    learner_model: str | None = None  # vLLM backend: the base model the local learner loads (default: the mode's)
+    device: str = "cpu"
+    # --set items, then the command's flags, as typed overrides of rl_config sections and mode.* (halo.config)
+    overrides: tuple[Override, ...] = ()
+    allow_group_size_one: bool = False  # a group of 1 has no advantage to learn from: refused unless asked for
+    log: str = "none"  # tracker beside metrics.jsonl: none | tensorboard | wandb (halo.runtime.tracking)
+    modes_file: str | None = None
+    ray: str | None = None  # --ray: None runs rollouts here; "local" starts a local Ray cluster; else its address
+    ray_workers: int = 2  # rollout workers (Ray actors), each one browser pool of group_size envs
+
+
+def check_grpo(job: GRPOJob, cfg: RLConfig, mode: ModeConfig) -> None:
+    """What GRPO asks of its settings beyond their own ranges."""
+    if cfg.grpo.group_size < 2 and not job.allow_group_size_one:
+        raise ConfigError(f"group_size {cfg.grpo.group_size}: GRPO's advantage is an episode's return minus its "
+                          f"group's mean, so a group of 1 learns nothing; use --group-size 2 or more (or pass "
+                          f"--allow-group-size-one to run it anyway)")
+    if cfg.lora.modules_to_save and mode.backend != "hf":
+        raise ConfigError(f"lora.modules_to_save {list(cfg.lora.modules_to_save)}: a vLLM server hot-loads LoRA "
+                          f"adapters only, not fully trained modules; train them with an in-process (hf) mode such "
+                          f"as tiny, or leave lora.modules_to_save empty for mode {mode.name}")
+    explore = cfg.grpo.explore
+    if explore and (mode.backend != "hf" or not mode.decoding_config().constrained or job.ray is not None):
+        raise ConfigError(f"grpo.explore {explore}: exploration draws replies in HALO's own sampler under the "
+                          f"action grammar, so it needs an in-process (hf) mode with decoding.constrained (as tiny) "
+                          f"and no --ray; mode {mode.name} is {mode.backend}"
+                          f"{'' if mode.decoding_config().constrained else ', unconstrained'}")
+
+
+@dataclass
+class GRPOSetup:
+    """Everything a GRPO run needs, built once (the demo evaluates with the same sampler before and after)."""
+
+    job: GRPOJob
+    run: Any
+    mode: ModeConfig
+    cfg: RLConfig
+    sampler: Any
+    learner: Any
+    sync: Any = None
+    start: int = 0
+    record: dict[str, Any] = field(default_factory=dict)  # the run's config.yaml
+
+    @property
+    def settings(self) -> Any:
+        return self.cfg.grpo
+
+
+async def setup_grpo(job: GRPOJob, console: Any = None) -> GRPOSetup:
+    """Config, mode and overrides; checks at the door; the policy wrapped with LoRA; resume if asked."""
+    from halo.rl.checkpoint import clean_stale, latest_checkpoint, load_checkpoint, truncate_metrics, write_run_config
+    from halo.runtime.runs import RunDir
+
+    if job.resume and not job.run_name:
+        raise ConfigError("--resume needs --run-name (the run directory to continue)")
+    cfg, mode = training_config(job.config_path, job.mode, job.modes_file, job.overrides)
+    check_grpo(job, cfg, mode)
+    await check_at_the_door(job.tasks, job.sites, job.runs_dir, job.log, mode)
+    run = RunDir(job.runs_dir, job.run_name, prefix="grpo")
+    clean_stale(run.path)  # temp dirs of checkpoint writes a kill cut short
+    learning = make_learning(mode, cfg, run.path, temperature=cfg.grpo.temperature, job="GRPO",
+                             learner_model=job.learner_model, device=job.device)
+    start = 0
+    if job.resume:
+        ck = latest_checkpoint(run.path)
+        if ck is None:
+            raise ConfigError(f"--resume: no checkpoint in {run.path / 'checkpoints'}; start without --resume")
+        last = load_checkpoint(ck, learning.learner)
+        dropped = truncate_metrics(run.path / "metrics.jsonl", last)
+        start = last + 1
+        if console is not None:
+            console.print(f"resuming {run.path} after iteration {last} ({ck.name}); "
+                          f"dropped {dropped} metrics lines written after it")
+        if learning.sync is not None:
+            await learning.sync(last, str(ck))
+    record = {"command": "train grpo", "tasks": job.tasks, "sites": job.sites, "mode": mode.model_dump(),
+              **settings_record(cfg.grpo, cfg.lora, cfg.optim), "rewards": cfg.raw.get("rewards"),
+              "resumed_at_iteration": start if job.resume else None, "sets": [str(o) for o in job.overrides],
+              "ray": {"address": job.ray, "workers": job.ray_workers} if job.ray is not None else None}
+    # a resume keeps the first config.yaml, and adds to resumes.yaml
+    write_run_config(run, record, resume=job.resume, overrides=overrides_record(job.overrides))
+    return GRPOSetup(job=job, run=run, mode=mode, cfg=cfg, sampler=learning.sampler, learner=learning.learner,
+                     sync=learning.sync, start=start, record=record)
+
+
+async def train_grpo(setup: GRPOSetup, tasks: list[Any],
+                     on_iteration: Callable[[IterationResult], None] | None = None,
+                     progress: Callable[[int], float] | None = None, rollouts: Any = None) -> list[dict[str, Any]]:
+    """``progress`` (iteration -> 0..1) replaces iterations done as the progress the lr and entropy schedules
+    follow (a driver that stops on another budget); ``rollouts``: Ray rollout workers."""
+    from halo.runtime.tracking import open_tracker
+
+    with open_tracker(setup.job.log, setup.run.path, setup.record) as tracker:
+        trainer = GRPOTrainer(setup.sampler, setup.learner, tasks, setup.cfg.grpo, setup.run,
+                              reward_config=setup.cfg.rewards, sync=setup.sync, tracker=tracker, rollouts=rollouts)
+        trainer.progress_fn = progress
+        return await trainer.train(start_iteration=setup.start, on_iteration=on_iteration)
+
+
+async def run_grpo(job: GRPOJob, *, console: Any = None,
+                   on_iteration: Callable[[IterationResult], None] | None = None,
+                   site_urls: dict[str, str] | None = None) -> tuple[Any, list[dict[str, Any]]]:
+    """Run (or resume) a GRPO job; returns the run directory and the metrics of the iterations run now."""
+    from halo.tasks.resolve import local_sites, needs_local_sites, resolve_tasks
+
+    if job.ray is not None:
+        from halo.runtime.ray import check_address
+
+        check_address(job.ray, job.ray_workers)  # a bad --ray is an error before any model, site or browser
+    setup = await setup_grpo(job, console)
+    try:
+        if job.ray is not None:
+            return setup.run, await _run_grpo_ray(job, setup, console, on_iteration)
+        with local_sites(needs_local_sites(job.tasks, job.sites), site_urls) as urls:
+            tasks = resolve_tasks(job.tasks, job.sites, urls)
+            history = await train_grpo(setup, tasks, on_iteration)
+    finally:
+        await setup.sampler.aclose()
+    return setup.run, history
+
+
+async def _run_grpo_ray(job: GRPOJob, setup: GRPOSetup, console: Any,
+                        on_iteration: Callable[[IterationResult], None] | None) -> list[dict[str, Any]]:
+    """GRPO whose groups run on Ray rollout workers (each serving REAL-local on its own node when local)."""
+    from halo.runtime.ray import RayRollouts, ray_session, sites_of
+    from halo.tasks.resolve import resolve_tasks
+
+    with ray_session(job.ray, job.ray_workers, console) as _info:
+        tasks = resolve_tasks(job.tasks, job.sites, None)  # default URLs: each worker retargets to its own sites
+        s = setup.cfg.grpo
+        rollouts = RayRollouts(setup.mode, setup.sampler, workers=job.ray_workers, sites=sites_of(tasks),
+                               env_kwargs={"max_steps": s.max_steps, "episode_timeout_s": s.episode_timeout_s},
+                               unit_timeout_s=s.episode_timeout_s + 120,
+                               lora=setup.learner.lora if setup.mode.backend == "hf" else None)
+        async with rollouts:
+            return await train_grpo(setup, tasks, on_iteration, rollouts=rollouts)

@@ -1,0 +1,1 @@
+"""tasks layer: what a task is (types), REAL's tasks (real), task families (families), resolving specs."""

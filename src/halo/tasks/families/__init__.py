@@ -1,0 +1,103 @@
+"""Task families on REAL-local: parametrized generators of verifiable tasks of graded difficulty, to train on.
+
+REAL's 121 v2 tasks stay the held-out benchmark; families give many instances, each with its own goal and grader,
+from one-step goals (open the email from X) to REAL-like ones (send X an email with subject S). Task specs:
+
+- ``gomail.open`` or ``gomail.open@train``: the family's training instances; ``@test`` the held-out ones,
+  ``@all`` both; ``gomail.open@test:20`` the first 20 of them;
+- ``gomail.*@train``: every family of a site; ``families@train``: every family;
+- ``gomail.open-17``: one instance.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from halo.errors import ConfigError, TaskNotFoundError
+from halo.tasks.families.base import FAMILIES, Family, Instance
+from halo.tasks.types import Grade, Task, default_local_urls
+
+_SPEC = re.compile(r"^(?P<fam>families|[a-z]+\.(?:\*|[a-z0-9_]+))(?:@(?P<split>train|test|all))?(?::(?P<n>\d+))?$")
+_ONE = re.compile(r"^(?P<fam>[a-z]+\.[a-z0-9_]+)-(?P<i>\d+)$")
+_loaded = False
+
+
+def _load() -> None:
+    """Import the site modules once (each registers its families)."""
+    global _loaded
+    if not _loaded:
+        from halo.tasks.families import gocalendar, gomail, omnizon, zilloft  # noqa: F401
+
+        _loaded = True
+
+
+def all_families(site: str | None = None) -> list[Family]:
+    _load()
+    return [f for n, f in sorted(FAMILIES.items()) if site is None or f.site == site]
+
+
+def get_family(name: str) -> Family:
+    _load()
+    if name not in FAMILIES:
+        raise TaskNotFoundError(f"unknown task family {name!r}; list them with `halo tasks --families` "
+                                f"(known: {', '.join(sorted(FAMILIES))})")
+    return FAMILIES[name]
+
+
+def is_family_spec(ref: str) -> bool:
+    """Whether ``ref`` names families or an instance (``gomail.open@train``, ``gomail.open-3``), not a REAL task."""
+    ref = ref.strip()
+    if ref.startswith("v") and ref[1:2].isdigit():
+        return False
+    return bool(_SPEC.match(ref) or _ONE.match(ref))
+
+
+def family_task(inst: Instance, site_urls: dict[str, str] | None = None) -> Any:
+    """An instance as a ``Task`` on REAL-local (graded by its family, not by agisdk)."""
+    fam = get_family(inst.family)
+    base = (site_urls or default_local_urls())[fam.site].rstrip("/")
+    return Task(id=inst.id, version="families", name=inst.id, site=fam.site, goal=inst.goal, base_url=base,
+                remote_url=base, local=True, points=1.0, family=inst.family, index=inst.index)
+
+
+def resolve_family_spec(ref: str, site_urls: dict[str, str] | None = None) -> list[Any]:
+    """Tasks for a family spec (see the module doc). Raises ``ConfigError`` with the fix for a bad one."""
+    ref = ref.strip()
+    one = _ONE.match(ref)
+    if one:
+        fam = get_family(one.group("fam"))
+        return [family_task(fam.instance(int(one.group("i"))), site_urls)]
+    m = _SPEC.match(ref)
+    if not m:
+        raise ConfigError(f"{ref!r} is not a family spec; use e.g. gomail.open@train, gomail.*@test:20, "
+                          "families@train or gomail.open-17 (`halo tasks --families` lists them)")
+    name, split, n = m.group("fam"), m.group("split") or "train", m.group("n")
+    if name == "families":
+        fams = all_families()
+    elif name.endswith(".*"):
+        fams = all_families(site=name[:-2])
+        if not fams:
+            raise ConfigError(f"no task families on site {name[:-2]!r}; `halo tasks --families` lists them")
+    else:
+        fams = [get_family(name)]
+    limit = int(n) if n else None
+    return [family_task(i, site_urls) for f in fams for i in f.instances(split, limit)]
+
+
+def progress_of(task: Any, finish_state: dict[str, Any]) -> float:
+    """The share of the instance's checks that pass on this state (the family's progress potential, 0..1). Checks
+    on the final message are left out: they cannot pass before it is sent."""
+    fam = get_family(task.family)
+    checks = [c for c in fam.grade(finish_state, fam.instance(task.index).params, "") if c.name != "answer"]
+    return sum(c.passed for c in checks) / len(checks) if checks else 0.0
+
+
+def grade_family_task(task: Any, finish_state: dict[str, Any], response: str = "") -> Any:
+    """A family instance's verdict, shaped as REAL's (``Grade``: success iff every check passed)."""
+    fam = get_family(task.family)
+    inst = fam.instance(task.index)
+    checks = fam.grade(finish_state, inst.params, response)
+    details = [{"check": c.name, "passed": c.passed, "info": c.detail} for c in checks]
+    ok = bool(checks) and all(c.passed for c in checks)
+    return Grade(success=ok, reward=1.0 if ok else 0.0, details=details, finish_state=finish_state)
