@@ -14,7 +14,7 @@ export TRANSFORMERS_OFFLINE := 1
 VLLM_VENV ?= .venv-vllm
 VLLM_SPEC ?=
 
-.PHONY: setup browser vllm test test-vllm test-fast demo smoke bench clean
+.PHONY: setup browser vllm test test-vllm test-fast lint-imports demo smoke bench clean
 
 $(VENV)/.installed: pyproject.toml Makefile
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -33,7 +33,7 @@ $(VLLM_VENV)/.installed: scripts/install_vllm.sh scripts/vllm_tvshim.py
 
 vllm: $(VLLM_VENV)/.installed
 
-test: setup vllm
+test: setup vllm lint-imports
 	$(VENV)/bin/pytest -q -m "not slow and not vllm" --durations=15
 	$(MAKE) --no-print-directory test-vllm
 
@@ -41,6 +41,10 @@ test: setup vllm
 test-vllm: setup vllm
 	HALO_VLLM_PYTHON=$(abspath $(VLLM_VENV))/bin/python HALO_REQUIRE_VLLM=1 $(VENV)/bin/pytest -q -m vllm tests/vllm \
 		--durations=10
+
+# the layers kept by import-linter's contracts (pyproject.toml): imports point down, sites stand alone, no cycles
+lint-imports: setup
+	$(VENV)/bin/lint-imports
 
 test-fast: setup
 	$(VENV)/bin/pytest -q -m "not slow and not browser and not vllm"

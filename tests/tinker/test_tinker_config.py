@@ -11,7 +11,8 @@ import typer
 from typer.testing import CliRunner
 
 from halo.errors import ConfigError
-from halo.jobs.tinker_config import MissingApiKeyError, TinkerRunConfig, build_train_config, require_tinker_api_key
+from halo.jobs.tinker import TinkerRunConfig, build_train_config
+from halo.policy.tinker.preflight import MissingApiKeyError, require_tinker_api_key
 
 URLS = {"gomail": "http://127.0.0.1:9101", "omnizon": "http://127.0.0.1:9102"}
 
@@ -200,7 +201,7 @@ def test_reachable_service_passes_the_check():
     import http.server
     import threading
 
-    from halo.jobs.tinker_config import check_tinker_reachable
+    from halo.policy.tinker.preflight import check_tinker_reachable
 
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), http.server.BaseHTTPRequestHandler)
     threading.Thread(target=server.serve_forever, daemon=True).start()

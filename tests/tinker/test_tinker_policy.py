@@ -101,7 +101,7 @@ async def test_tinker_completer_path(tiny_dir):
     assert len(images) == 1 and images[0].format == "jpeg"
     from PIL import Image
 
-    from halo.policy.tinker.render import load_image_processor
+    from halo.policy.tinker.models import load_image_processor
 
     w, h = Image.open(io.BytesIO(images[0].data)).size
     assert (w, h) == (416, 224)  # HALO's pixel budget, sides on the 32-pixel grid

@@ -14,7 +14,7 @@ from fake_tinker_server import fake_tinker_server
 from typer.testing import CliRunner
 
 from halo.errors import ConfigError
-from halo.jobs.tinker_config import TinkerRunConfig
+from halo.jobs.tinker import TinkerRunConfig
 from halo.policy.tinker.models import (
     DEFAULT_MODEL,
     DEFAULT_RENDERER,
@@ -123,7 +123,7 @@ def test_image_geometry_comes_from_the_processor_config(tiny_dir, tmp_path):
     with pytest.raises(ValueError, match="28-pixel grid"):
         g14.tokens(416, 224)
     # what the processor itself counts agrees with the geometry (patches / merge^2)
-    from halo.policy.tinker.render import load_image_processor
+    from halo.policy.tinker.models import load_image_processor
 
     ip = load_image_processor(str(tmp_path))
     assert ip.get_number_of_image_patches(224, 420, images_kwargs={}) // g14.merge_size ** 2 == g14.tokens(420, 224)
@@ -371,7 +371,7 @@ def test_cli_self_hosted_refuses_a_model_it_does_not_load(nothing_starts, tmp_pa
 def test_cli_self_hosted_qwen3_vl_8b_passes_the_preflight(nothing_starts, tmp_path, tiny_dir, monkeypatch, caplog):
     import logging
 
-    from halo.tinker import render
+    from halo.policy.tinker import models, render
 
     with fake_tinker_server([{"model_name": VL8, "trainable": True}]) as (url, _):
         # offline, the hub id's tokenizer and processor config cannot be fetched: a clear line before anything
@@ -379,9 +379,9 @@ def test_cli_self_hosted_qwen3_vl_8b_passes_the_preflight(nothing_starts, tmp_pa
         assert res.exit_code == 2 and f"cannot load the tokenizer of {VL8}" in out
         assert nothing_starts == []
         # with them (Qwen3-VL-8B's processor has the tiny model's patch 16 x merge 2), the run goes on to training
-        tiny_ip = render.load_image_processor(tiny_dir)
+        tiny_ip = models.load_image_processor(tiny_dir)
         tiny_renderer = render.load_renderer("qwen3_vl_instruct", tiny_dir)
-        monkeypatch.setattr(render, "load_image_processor", lambda name: tiny_ip)
+        monkeypatch.setattr(models, "load_image_processor", lambda name: tiny_ip)
         monkeypatch.setattr(render, "load_renderer", lambda renderer, model: tiny_renderer)
         with caplog.at_level(logging.INFO, logger="halo.jobs.tinker"):
             res, out = invoke("--tinker-url", url, "--model", VL8, "--log-path", str(tmp_path))
@@ -441,8 +441,7 @@ def test_cli_prints_the_thinking_note(nothing_starts, tmp_path, monkeypatch):
 def test_eval_policy_preflight_refuses_a_base_model_the_server_does_not_sample(monkeypatch):
     """`halo eval --mode qwen3vl_tinker` against a self-hosted server that loaded another model: one line, before
     the tokenizer or the sampling client."""
-    from halo.tinker import render
-
+    from halo.policy.tinker import render
     from halo.policy.tinker.backend import make_tinker_policy
 
     loaded = []

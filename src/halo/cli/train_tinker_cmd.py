@@ -59,8 +59,7 @@ def register(train_app: typer.Typer) -> None:
         browsers and REAL grading here.
 
         Needs TINKER_API_KEY; without it, or with a model or loss the server does not offer, nothing starts."""
-        from halo.jobs.tinker import run_training
-        from halo.jobs.tinker_config import TinkerRunConfig
+        from halo.jobs.tinker import TinkerRunConfig, run_training
 
         console = Console()
         run = TinkerRunConfig.create(

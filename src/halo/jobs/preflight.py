@@ -18,7 +18,6 @@ from pathlib import Path
 from typing import Any, Iterable, Sequence
 from urllib.parse import urlsplit
 
-
 from halo.errors import ConfigError, PolicyError, SiteError
 
 PREFLIGHT_TIMEOUT_S = 5.0

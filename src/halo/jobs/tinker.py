@@ -1,19 +1,201 @@
-"""One Tinker training run: check the key, serve REAL-local if asked, build the Config, call tinker-cookbook's
-``main``, close the browsers."""
+"""The Tinker job (``halo train tinker``): the flat settings of a run, validated in one place, the
+``tinker_cookbook.rl.train.Config`` built from them, and the run itself (check the key and the service, serve
+REAL-local if asked, call tinker-cookbook's ``main``, close the browsers).
+
+Defaults come from ``configs/rl_config.yaml`` (group size, learning rate, LoRA rank, temperature, max tokens,
+episode length, rewards); every one is overridable from the command line. The service key is checked before
+anything starts: no key, no sites, no browsers.
+"""
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import os
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field, fields
 from pathlib import Path
+from typing import Any
 
-from halo.jobs.tinker_config import (
-    TinkerRunConfig,
-    build_train_config,
-    check_tinker_reachable,
-    require_tinker_api_key,
-    resolve_task_ids,
-)
+from halo.config.overrides import Override
+from halo.errors import ConfigError
+from halo.policy.prompt import PromptConfig
+from halo.policy.tinker.models import DEFAULT_MODEL, check_renderer, recommended_renderer
+from halo.policy.tinker.preflight import check_tinker_reachable, require_tinker_api_key
+from halo.rl.rewards import RewardConfig
+from halo.rl.tinker.browsers import DEFAULT_MAX_CONCURRENT
+
+LOSS_FNS = ("importance_sampling", "ppo", "cispo", "dro", "gspo", "stable_reinforce")
+RECIPE_NAME = "halo_browser_rl"
+
+
+def rl_defaults(path: str | os.PathLike | None = None, overrides: Iterable[Override] = ()) -> dict[str, Any]:
+    """The values of rl_config.yaml (with its overrides) this trainer uses, under ``TinkerRunConfig``'s names:
+    ``path`` must exist; without one, the default rl_config.yaml if there is one, else nothing."""
+    from halo.rl.config import find_config, load_rl_config
+
+    try:
+        f = find_config(path)
+    except ConfigError:
+        if path:
+            raise ConfigError(f"no RL config at {path}; pass an existing --config file") from None
+        return {}
+    c = load_rl_config(f, overrides)
+    return {"temperature": c.policy.temperature, "max_tokens": c.policy.max_tokens, "max_turns": c.episode.max_steps,
+            "history": c.episode.history, "num_envs": c.grpo.group_size, "learning_rate": c.optim.lr,
+            "save_every": c.grpo.checkpoint_every, "remove_constant_reward_groups": c.grpo.skip_zero_std_groups,
+            "lora_rank": c.lora.rank, "rewards": c.rewards}
+
+
+@dataclass(frozen=True)
+class TinkerRunConfig:
+    """Everything ``halo train tinker`` takes. ``max_steps`` counts training iterations (batches);
+    ``max_turns`` counts browser steps in one episode."""
+
+    tasks: tuple[str, ...]
+    log_path: str
+    sites: str = "local"
+    num_envs: int = 8  # group size: envs per task per batch
+    groups_per_batch: int = 1
+    loss_fn: str = "importance_sampling"
+    lora_rank: int = 32
+    learning_rate: float = 1e-6
+    max_steps: int = 100
+    model_name: str = DEFAULT_MODEL
+    renderer_name: str | None = None  # None: the model's recommended renderer (halo.policy.tinker.models)
+    max_tokens: int = 300
+    temperature: float = 0.7
+    max_turns: int = 70
+    history: int = 5
+    max_pixels: int = 1280 * 720
+    min_pixels: int = 64 * 32 * 32
+    max_concurrent_browsers: int = DEFAULT_MAX_CONCURRENT
+    stop_on_parse_error: bool = True
+    remove_constant_reward_groups: bool = False
+    retries: int = 3  # broken episodes (browser or site failures) re-run per group; 0 = fail the run
+    seed: int = 0
+    test_fraction: float = 0.0
+    eval_every: int = 0
+    save_every: int = 10
+    load_checkpoint_path: str | None = None
+    base_url: str | None = None  # --tinker-url: a self-hosted Tinker API; None: $TINKER_BASE_URL, else hosted
+    server_loss_fns: tuple[str, ...] | None = None  # what a server without a loss list supports (preflight)
+    wandb_project: str | None = None
+    wandb_name: str | None = None
+    headless: bool = True
+    rewards: RewardConfig = field(default_factory=RewardConfig)
+
+    def __post_init__(self) -> None:
+        problems = []
+        if not self.model_name or not self.model_name.strip():
+            problems.append("--model is empty")
+        elif self.renderer_name is None:
+            object.__setattr__(self, "renderer_name", recommended_renderer(self.model_name))
+        if self.renderer_name is not None:
+            check_renderer(self.model_name, self.renderer_name)
+        if self.base_url is not None and not self.base_url.startswith(("http://", "https://")):
+            problems.append(f"--tinker-url must start with http:// or https://, got {self.base_url!r}")
+        if self.server_loss_fns is not None:
+            object.__setattr__(self, "server_loss_fns", _split(self.server_loss_fns))
+        if not self.tasks:
+            problems.append("no tasks: pass --tasks v2.omnizon-3 (ids, site names or 'local')")
+        if self.sites not in ("local", "remote"):
+            problems.append(f"--sites must be 'local' or 'remote', got {self.sites!r}")
+        if self.loss_fn not in LOSS_FNS:
+            problems.append(f"--loss-fn must be one of {', '.join(LOSS_FNS)}, got {self.loss_fn!r}")
+        for name in ("num_envs", "groups_per_batch", "lora_rank", "max_steps", "max_tokens", "max_turns",
+                     "max_concurrent_browsers"):
+            if getattr(self, name) < 1:
+                problems.append(f"--{name.replace('_', '-')} must be >= 1, got {getattr(self, name)}")
+        if not self.learning_rate > 0:
+            problems.append(f"--learning-rate must be > 0, got {self.learning_rate}")
+        if self.temperature < 0:
+            problems.append(f"--temperature must be >= 0, got {self.temperature}")
+        if self.retries < 0:
+            problems.append(f"--retries must be >= 0, got {self.retries}")
+        if not self.log_path:
+            problems.append("--log-path is empty")
+        if problems:
+            raise ConfigError("; ".join(problems))
+        try:
+            self.prompt_config()
+        except ValueError as e:
+            raise ConfigError(f"pixel budget: {e}") from None
+
+    @classmethod
+    def create(cls, rl_config: str | os.PathLike | None = None, overrides: Iterable[Override] = (),
+               **kw: Any) -> TinkerRunConfig:
+        """rl_config.yaml defaults under the given values (None means "not given")."""
+        names = {f.name for f in fields(cls)}
+        unknown = set(kw) - names
+        if unknown:
+            raise ConfigError(f"unknown settings {sorted(unknown)}")
+        given = {k: v for k, v in kw.items() if v is not None}
+        if isinstance(given.get("tasks"), (list, str)):
+            given["tasks"] = _split(given["tasks"])
+        return cls(**{**rl_defaults(rl_config, overrides), **given})
+
+    def prompt_config(self) -> PromptConfig:
+        return PromptConfig(max_pixels=self.max_pixels, min_pixels=self.min_pixels, history=self.history)
+
+
+def _split(values: str | Sequence[str]) -> tuple[str, ...]:
+    items = [values] if isinstance(values, str) else list(values)
+    return tuple(v.strip() for item in items for v in item.split(",") if v.strip())
+
+
+def resolve_task_ids(refs: Sequence[str], sites: str) -> list[str]:
+    """Task ids from ids, site names or 'local' (see ``halo.tasks.resolve.resolve_tasks``); page URLs are refused."""
+    from halo.tasks.resolve import resolve_tasks
+
+    urls = [r for r in refs if r.startswith(("http://", "https://", "file://"))]
+    if urls:
+        raise ConfigError(f"training needs REAL tasks (graded), not page URLs: {', '.join(urls)}")
+    return list(dict.fromkeys(t.id for t in resolve_tasks(list(refs), sites=sites)))
+
+
+def build_dataset_builder(run: TinkerRunConfig, site_urls: dict[str, str] | None = None):
+    from halo.rl.tinker.dataset import BrowserRLDatasetBuilder, EnvSource
+    from halo.rl.tinker.env import EpisodeSettings
+
+    source = EnvSource(sites=run.sites, site_urls=tuple(sorted((site_urls or {}).items())),
+                       model_name=run.model_name, renderer_name=run.renderer_name,
+                       max_concurrent_browsers=run.max_concurrent_browsers, headless=run.headless,
+                       episode=EpisodeSettings(max_turns=run.max_turns, stop_on_parse_error=run.stop_on_parse_error,
+                                               prompt=run.prompt_config()),
+                       rewards=run.rewards)
+    return BrowserRLDatasetBuilder(task_ids=tuple(resolve_task_ids(run.tasks, run.sites)),
+                                   batch_size=run.groups_per_batch, group_size=run.num_envs, source=source,
+                                   num_batches=run.max_steps, seed=run.seed, test_fraction=run.test_fraction)
+
+
+def build_train_config(run: TinkerRunConfig, site_urls: dict[str, str] | None = None):
+    """``tinker_cookbook.rl.train.Config`` for this run (no network: the service is reached only by ``main``)."""
+    from tinker_cookbook.rl.rollout_strategy import FailFast, RetryOnFailure
+    from tinker_cookbook.rl.train import Config
+
+    return Config(
+        learning_rate=run.learning_rate,
+        dataset_builder=build_dataset_builder(run, site_urls),
+        model_name=run.model_name,
+        recipe_name=RECIPE_NAME,
+        max_tokens=run.max_tokens,
+        log_path=run.log_path,
+        renderer_name=run.renderer_name,
+        loss_fn=run.loss_fn,
+        lora_rank=run.lora_rank,
+        temperature=run.temperature,
+        max_steps=run.max_steps,
+        eval_every=run.eval_every,
+        save_every=run.save_every,
+        remove_constant_reward_groups=run.remove_constant_reward_groups,
+        rollout_error_tolerance=RetryOnFailure(max_retries=run.retries) if run.retries else FailFast(),
+        load_checkpoint_path=run.load_checkpoint_path,
+        base_url=run.base_url,
+        wandb_project=run.wandb_project,
+        wandb_name=run.wandb_name,
+    )
+
 
 log = logging.getLogger(__name__)
 
@@ -80,8 +262,7 @@ def preflight_run(run: TinkerRunConfig, fetch=None):
 def image_preflight(run: TinkerRunConfig) -> str:
     """The model's tokenizer, processor config and renderer loaded (cached for the run's envs; a clear error if
     one cannot be) and what a screenshot costs the model."""
-    from halo.tinker import render
-
+    from halo.policy.tinker import render
     from halo.policy.tinker.models import describe_screenshots
 
     render.load_renderer(run.renderer_name, run.model_name)

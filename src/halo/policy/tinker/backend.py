@@ -63,7 +63,7 @@ class TokenCompleterPolicy(PolicyBackend):
 
 
 def _check_checkpoint(model_path: str | None) -> None:
-    from halo.jobs.tinker_config import require_tinker_api_key
+    from halo.policy.tinker.preflight import require_tinker_api_key
 
     require_tinker_api_key()
     if model_path and not model_path.startswith("tinker://"):
@@ -98,8 +98,7 @@ def make_tinker_policy(base_model: str, model_path: str | None = None, renderer_
     _check_checkpoint(model_path)  # key and path first: the renderer may download the tokenizer
     renderer_name = renderer_name or recommended_renderer(base_model)
     check_renderer(base_model, renderer_name)
-    from halo.jobs.tinker_config import check_tinker_reachable
-    from halo.policy.tinker.preflight import preflight
+    from halo.policy.tinker.preflight import check_tinker_reachable, preflight
 
     check_tinker_reachable(base_url)
     if not model_path:  # a checkpoint is the server's own business; the base model must be one it samples

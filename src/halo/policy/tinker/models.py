@@ -12,6 +12,7 @@ read through the same image processor the renderer counts tokens with.
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 from dataclasses import dataclass
@@ -145,11 +146,21 @@ class ImageGeometry:
                    int(min_px), int(max_px))
 
 
+@functools.lru_cache(maxsize=8)
+def load_image_processor(model_name: str) -> Any:
+    """The model's Qwen-VL image processor (the PIL one: no torchvision needed), for counting visual tokens."""
+    from transformers import Qwen2VLImageProcessorPil
+
+    try:
+        return Qwen2VLImageProcessorPil.from_pretrained(model_name)
+    except OSError as e:
+        raise ConfigError(f"cannot load the image processor of {model_name} ({str(e).splitlines()[0]}); give a "
+                          "Qwen3-VL hub id (downloaded once, then cached) or a local model directory") from None
+
+
 def image_geometry(model_name: str) -> ImageGeometry:
     """The geometry in ``model_name``'s processor config (hub id, cached after the first download, or a
     directory)."""
-    from halo.policy.tinker.render import load_image_processor
-
     return ImageGeometry.from_processor(load_image_processor(model_name))
 
 
@@ -159,8 +170,6 @@ def screenshot_tokens(model_name: str, max_pixels: int, min_pixels: int, viewpor
     budget, the model's processor (its own patch, merge and pixel bounds) counts the tokens, as the renderer
     does. Loads only the processor config, so it runs at start-up before anything heavy."""
     from halo.policy.prompt import smart_resize
-    from halo.policy.tinker.render import load_image_processor
-
     ip = load_image_processor(model_name)
     g = ImageGeometry.from_processor(ip)
     w, h = smart_resize(*viewport, min_pixels, max_pixels)

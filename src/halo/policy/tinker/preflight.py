@@ -13,6 +13,7 @@ implements: ``cross_entropy`` and ``importance_sampling`` (no KL).
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -20,6 +21,41 @@ from urllib.parse import urlparse
 
 from halo.errors import ConfigError
 from halo.policy.tinker.models import HOSTED_VISION_MODELS, LINEUP_DATE, RETIRED
+
+API_KEY_ENV = "TINKER_API_KEY"
+URL_ENV = "TINKER_BASE_URL"  # the Tinker SDK's own: the service (or a self-hosted Tinker API) to talk to
+
+
+class MissingApiKeyError(ConfigError):
+    """No Tinker key in the environment."""
+
+
+def require_tinker_api_key(env: dict[str, str] | None = None) -> str:
+    """The key, or a ``MissingApiKeyError`` saying how to get one. Call before starting sites or browsers."""
+    key = (env if env is not None else os.environ).get(API_KEY_ENV, "").strip()
+    if not key:
+        raise MissingApiKeyError(
+            f"{API_KEY_ENV} is not set, so Tinker cannot be reached; nothing was started. Get a key from the "
+            f"Tinker console (https://tinker-console.thinkingmachines.ai), then `export {API_KEY_ENV}=...` and "
+            "run again (a self-hosted Tinker API, --tinker-url, takes whatever key it was started with, e.g. "
+            "tml-dummy). To try the env and rollouts without Tinker, run the offline test: `pytest tests/tinker`.")
+    return key
+
+
+def check_tinker_reachable(base_url: str | None = None, timeout_s: float = 10.0) -> str:
+    """The service URL if it answers HTTP at all (any status), else ``ConfigError``: offline, the Tinker client
+    would retry for minutes without a word. Call after the key check, before starting sites or browsers."""
+    import httpx
+    from tinker.lib.base_url import resolve_base_url
+
+    url = resolve_base_url(base_url)
+    try:
+        httpx.get(url, timeout=timeout_s)
+    except httpx.HTTPError as e:
+        raise ConfigError(f"cannot reach Tinker at {url} ({type(e).__name__}: {e}); check the network or proxy, or "
+                          f"set --tinker-url / {URL_ENV}; nothing was started") from None
+    return url
+
 
 SELF_HOSTED_LOSS_FNS = ("cross_entropy", "importance_sampling")  # SkyRL's Tinker API (docs/TINKER.md)
 HOSTED_HOST_SUFFIXES = ("thinkingmachines.dev", "thinkingmachines.ai")

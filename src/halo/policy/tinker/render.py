@@ -18,21 +18,7 @@ from typing import Any
 from halo.env.types import Observation
 from halo.errors import ConfigError
 from halo.policy.prompt import Prompt, PromptConfig, build_prompt
-from halo.policy.tinker.models import DEFAULT_MODEL, DEFAULT_RENDERER, recommended_renderer_or
-
-__all__ = ["DEFAULT_MODEL", "DEFAULT_RENDERER", "Termination", "decode_action", "load_renderer", "termination_of"]
-
-
-@functools.lru_cache(maxsize=8)
-def load_image_processor(model_name: str) -> Any:
-    """The model's Qwen-VL image processor (the PIL one: no torchvision needed), for counting visual tokens."""
-    from transformers import Qwen2VLImageProcessorPil
-
-    try:
-        return Qwen2VLImageProcessorPil.from_pretrained(model_name)
-    except OSError as e:
-        raise ConfigError(f"cannot load the image processor of {model_name} ({str(e).splitlines()[0]}); give a "
-                          "Qwen3-VL hub id (downloaded once, then cached) or a local model directory") from None
+from halo.policy.tinker.models import DEFAULT_RENDERER, load_image_processor, recommended_renderer_or
 
 
 @functools.lru_cache(maxsize=8)
