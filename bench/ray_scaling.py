@@ -1,5 +1,5 @@
 """Rollouts on Ray on one machine: episodes/min with 1 and 2 rollout workers, and Ray's overhead per episode
-against the local path (``halo.jobs.eval.run_eval`` without and with ``halo.runtime.ray.RayRollouts``).
+against the local path (``halo.jobs.eval.run_eval`` without and with ``halo.runtime.ray.rollouts.RayRollouts``).
 
     .venv/bin/python bench/ray_scaling.py [--episodes 8] [--max-steps 3] [--tasks v2.gomail-1,v2.gomail-2]
 
@@ -49,7 +49,7 @@ async def timed_local(mode, tasks, cfg, run_dir) -> dict:
 
 async def timed_ray(mode, tasks, cfg, run_dir, workers: int) -> dict:
     from halo.jobs.eval import run_eval
-    from halo.runtime.ray import RayRollouts, sites_of
+    from halo.runtime.ray.rollouts import RayRollouts, sites_of
     from halo.runtime.runs import RunDir
 
     rollouts = RayRollouts(mode, None, workers=workers, sites=sites_of(tasks), per_worker=cfg.parallel,

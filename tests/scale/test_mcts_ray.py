@@ -54,14 +54,14 @@ def _files(root) -> list[str]:
 
 async def test_mcts_via_ray_equals_local_survives_a_killed_worker_and_writes_the_run_dir(ray_cluster, tiny_model,
                                                                                         tmp_path, monkeypatch):
-    import halo.runtime.ray
+    import halo.runtime.ray.rollouts
     from halo.jobs.mcts import run_mcts
 
     run_local, h_local = await run_mcts(_job(tmp_path, tiny_model, "local"))
 
     killed = []
 
-    class KillFirst(halo.runtime.ray.RayRollouts):  # the first search sent to worker 0 dies with it
+    class KillFirst(halo.runtime.ray.rollouts.RayRollouts):  # the first search sent to worker 0 dies with it
         def __init__(self, *a, **kw):
             super().__init__(*a, **kw, on_dispatch=self.kill_first)
 
@@ -70,7 +70,7 @@ async def test_mcts_via_ray_equals_local_survives_a_killed_worker_and_writes_the
                 killed.append(unit.task.id)
                 ray_cluster.kill(worker)
 
-    monkeypatch.setattr(halo.runtime.ray, "RayRollouts", KillFirst)
+    monkeypatch.setattr(halo.runtime.ray.rollouts, "RayRollouts", KillFirst)
     run_ray, h_ray = await run_mcts(_job(tmp_path, tiny_model, "ray", ray="local", ray_workers=2))
 
     a, b = run_local.path, run_ray.path
@@ -102,7 +102,7 @@ async def test_mcts_via_ray_equals_local_survives_a_killed_worker_and_writes_the
 async def test_a_search_past_its_deadline_is_errored_with_the_reason_not_waited_for(ray_cluster):
     from halo.policy.modes import get_mode
     from halo.rl.config import MCTSSettings
-    from halo.runtime.ray import RayRollouts, Unit, sites_of
+    from halo.runtime.ray.rollouts import RayRollouts, Unit, sites_of
     from halo.tasks.resolve import resolve_tasks
 
     # one worker, a deadline no search meets: killed at 1 s, no worker left for the retry -> errored, no hang (a
@@ -123,8 +123,7 @@ async def test_errored_searches_are_logged_and_too_many_stop_the_run(tmp_path):
 
     from halo.errors import HaloError
     from halo.jobs.mcts import MCTSJob, MCTSSetup, train_mcts_ray
-    from halo.rl.config import DPOSettings
-    from halo.rl.config import MCTSSettings
+    from halo.rl.config import DPOSettings, MCTSSettings
     from halo.runtime.runs import RunDir
     from halo.tasks.resolve import resolve_tasks
 
@@ -183,7 +182,7 @@ async def test_mcts_via_ray_on_a_vllm_server_survives_a_worker_killed_mid_search
     last adapter is hot-loaded and the next round's searches ask for it; the critic (another server's mode) is asked
     from the workers. Worker 0 is killed while its search waits for a policy reply: the search is re-run on worker
     1, and worker 0 is replaced before the next round."""
-    import halo.runtime.ray
+    import halo.runtime.ray.rollouts
     from halo.jobs.mcts import run_mcts
     from halo.policy import modes
 
@@ -194,7 +193,7 @@ async def test_mcts_via_ray_on_a_vllm_server_survives_a_worker_killed_mid_search
             del target["goal"]
             ray_cluster.kill(target.pop("worker"))
 
-    class Watch(halo.runtime.ray.RayRollouts):
+    class Watch(halo.runtime.ray.rollouts.RayRollouts):
         def __init__(self, *a, **kw):
             super().__init__(*a, **kw, on_dispatch=self.watch)
 
@@ -212,7 +211,7 @@ async def test_mcts_via_ray_on_a_vllm_server_survives_a_worker_killed_mid_search
         return mode.with_overrides(base_url=critic.url, model="fixture-model") if name == "gpt_baseline" else mode
 
     monkeypatch.setattr(modes, "get_mode", fixture_modes)
-    monkeypatch.setattr(halo.runtime.ray, "RayRollouts", Watch)
+    monkeypatch.setattr(halo.runtime.ray.rollouts, "RayRollouts", Watch)
     try:
         run, history = await run_mcts(_job(tmp_path, tiny_model, "vllm", mode="tiny_vllm", episodes=3, ray="local",
                                            ray_workers=2, learner_model=tiny_model,

@@ -56,7 +56,8 @@ async def _eval(mode, tasks, run, cfg, rollouts=None):
 async def test_eval_via_ray_equals_local_greedy_survives_a_killed_worker_not_a_lost_policy(ray_cluster, tiny_mode,
                                                                                             tmp_path):
     from halo.jobs.eval import EvalConfig
-    from halo.runtime.ray import PolicyLost, RayRollouts, sites_of
+    from halo.runtime.ray.actors import PolicyLost
+    from halo.runtime.ray.rollouts import RayRollouts, sites_of
     from halo.runtime.runs import RunDir
     from halo.tasks.resolve import local_sites, resolve_tasks
 
@@ -118,7 +119,7 @@ async def test_grpo_via_ray_trains_and_pushes_weights(ray_cluster, tiny_model, t
 
 def test_unreachable_address_is_an_error_before_anything_starts():
     from halo.errors import ConfigError
-    from halo.runtime.ray import check_address
+    from halo.runtime.ray.cluster import check_address
 
     with pytest.raises(ConfigError, match="not reachable"):
         check_address("127.0.0.1:1", 2)

@@ -104,7 +104,7 @@ async def run_eval(policy: Any, tasks: Sequence[Any], cfg: EvalConfig, run: RunD
                    on_step: Callable[[Any], None] | None = None, rollouts: Any = None) -> EvalResult:
     """Every task ``cfg.episodes`` times over ``cfg.parallel`` envs; each episode is written as it ends.
 
-    ``rollouts`` (a started ``halo.runtime.ray.RayRollouts``): the episodes run on its Ray workers instead, each
+    ``rollouts`` (a started ``halo.runtime.ray.rollouts.RayRollouts``): the episodes run on its Ray workers instead, each
     worker ``cfg.parallel`` at a time, and come back here to be written and counted the same way (``on_step``
     is then called for an episode's steps when it ends)."""
     from halo.env.browser import BrowserPool
@@ -152,7 +152,7 @@ async def run_eval(policy: Any, tasks: Sequence[Any], cfg: EvalConfig, run: RunD
                 await env.close()
 
     if rollouts is not None:
-        from halo.runtime.ray import Unit
+        from halo.runtime.ray.rollouts import Unit
 
         def done(unit: Any, eps: list) -> None:
             for ep in eps:
@@ -204,7 +204,7 @@ async def run_eval_job(job: EvalJob, *, log: Callable[[str], None] = print,
     check_tracker(job.log)
     mode = get_mode(job.mode, job.modes_file, job.overrides)
     if job.ray is not None:
-        from halo.runtime.ray import check_address
+        from halo.runtime.ray.cluster import check_address
 
         check_address(job.ray, job.ray_workers)
     await preflight(mode, resolve_task_refs(job.tasks, job.sites, job.goal))
@@ -266,7 +266,8 @@ async def _eval_on_ray(job: EvalJob, mode: Any, recovery: bool, log: Callable[[s
                        on_step: Callable[[Any], None] | None) -> tuple[EvalResult, RunDir]:
     """``halo eval --ray``: the same evaluation, its episodes on Ray rollout workers (each serving REAL-local on its
     own node); the run directory is written here, as on the local path."""
-    from halo.runtime.ray import RayRollouts, ray_session, sites_of
+    from halo.runtime.ray.cluster import ray_session
+    from halo.runtime.ray.rollouts import RayRollouts, sites_of
     from halo.tasks.resolve import resolve_tasks
 
     cfg = job.cfg

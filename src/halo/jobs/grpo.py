@@ -134,7 +134,7 @@ async def run_grpo(job: GRPOJob, *, console: Any = None,
     from halo.tasks.resolve import local_sites, needs_local_sites, resolve_tasks
 
     if job.ray is not None:
-        from halo.runtime.ray import check_address
+        from halo.runtime.ray.cluster import check_address
 
         check_address(job.ray, job.ray_workers)  # a bad --ray is an error before any model, site or browser
     setup = await setup_grpo(job, console)
@@ -152,7 +152,8 @@ async def run_grpo(job: GRPOJob, *, console: Any = None,
 async def _run_grpo_ray(job: GRPOJob, setup: GRPOSetup, console: Any,
                         on_iteration: Callable[[IterationResult], None] | None) -> list[dict[str, Any]]:
     """GRPO whose groups run on Ray rollout workers (each serving REAL-local on its own node when local)."""
-    from halo.runtime.ray import RayRollouts, ray_session, sites_of
+    from halo.runtime.ray.cluster import ray_session
+    from halo.runtime.ray.rollouts import RayRollouts, sites_of
     from halo.tasks.resolve import resolve_tasks
 
     with ray_session(job.ray, job.ray_workers, console) as _info:

@@ -290,7 +290,7 @@ async def train_mcts_ray(setup: MCTSSetup, tasks: list[Any], rollouts: Any,
     """The same iterations with the searches on Ray workers: rounds of ``ray_workers`` searches (tasks drawn in
     iteration order), then the round's trees learned from in that order, then the new weights pushed."""
     from halo.rl.curriculum import CurriculumSettings, make_sampler
-    from halo.runtime.ray import Unit
+    from halo.runtime.ray.rollouts import Unit
 
     s, job = setup.settings, setup.job
     sampler = make_sampler(tasks, "auto", CurriculumSettings(), job.seed)
@@ -331,7 +331,7 @@ async def run_mcts(job: MCTSJob, *, on_iteration: Callable[[dict[str, Any]], Non
     from halo.tasks.resolve import local_sites, needs_local_sites, resolve_tasks
 
     if job.ray is not None:
-        from halo.runtime.ray import check_address
+        from halo.runtime.ray.cluster import check_address
 
         check_address(job.ray, job.ray_workers)  # a bad --ray is an error before any model, site or browser
     setup = await setup_mcts(job)
@@ -350,7 +350,8 @@ async def _run_mcts_ray(job: MCTSJob, setup: MCTSSetup, on_iteration: Callable[[
                         console: Any = None) -> list[dict[str, Any]]:
     """MCTS whose searches run on Ray rollout workers (each with REAL-local on its own node when local), one search
     each at a time."""
-    from halo.runtime.ray import RayRollouts, ray_session, sites_of
+    from halo.runtime.ray.cluster import ray_session
+    from halo.runtime.ray.rollouts import RayRollouts, sites_of
     from halo.tasks.resolve import resolve_tasks
 
     with ray_session(job.ray, job.ray_workers, console):

@@ -2,8 +2,7 @@
 backend (the same model, or ``gpt_baseline``) with the goal, the screenshot and the candidate actions.
 
 A reply without a number in [0, 1] (or a percentage) is no estimate: ``value`` returns None and the search uses its
-own Q alone for that state. A random-weight model answers with actions, not numbers; ``ConstantCritic`` says so
-plainly instead.
+own Q alone for that state. A random-weight model answers with actions, not numbers: run it with ``critic: none``.
 """
 
 from __future__ import annotations
@@ -60,13 +59,3 @@ class PolicyCritic:
         v = parse_progress(out[0].text if out else "")
         self.answered += v is not None
         return v
-
-
-@dataclasses.dataclass
-class ConstantCritic:
-    """No critic: every state is worth ``level`` (with ``alpha`` 1 it has no effect at all)."""
-
-    level: float = 0.5
-
-    async def value(self, obs: Observation, candidates: Sequence[str]) -> float | None:
-        return self.level

@@ -13,7 +13,6 @@ from __future__ import annotations
 import copy
 import itertools
 import math
-import statistics
 import time
 from dataclasses import dataclass, field
 from typing import Any
@@ -323,14 +322,3 @@ def tree_record(result: SearchResult, alpha: float, shots: dict[int, str] | None
     return {"task_id": result.episode.task_id, "success": result.success, "simulations": result.simulations,
             "successes_found": result.successes_found, "env_steps": b.steps, "restores": b.restores,
             "restore_s": round(b.restore_s, 3), "wall_s": round(b.elapsed_s, 3), "nodes": nodes}
-
-
-def tree_stats(results: list[SearchResult]) -> dict[str, float]:
-    if not results:
-        return {}
-    return {"env_steps": sum(r.budget.steps for r in results),
-            "restores": sum(r.budget.restores for r in results),
-            "restore_s_mean": statistics.fmean(r.budget.restore_s / max(1, r.budget.restores) for r in results),
-            "search_s": sum(r.budget.elapsed_s for r in results),
-            "successes_found": sum(r.successes_found for r in results),
-            "tree_nodes": statistics.fmean(sum(1 for _ in r.root.walk()) for r in results)}

@@ -20,7 +20,7 @@ from typing import Any
 from urllib.parse import urlparse
 
 from halo.errors import ConfigError
-from halo.policy.tinker.models import HOSTED_VISION_MODELS, LINEUP_DATE, RETIRED
+from halo.policy.tinker.models import RETIRED
 
 API_KEY_ENV = "TINKER_API_KEY"
 URL_ENV = "TINKER_BASE_URL"  # the Tinker SDK's own: the service (or a self-hosted Tinker API) to talk to
@@ -166,7 +166,3 @@ def preflight(model: str, loss_fn: str | None, base_url: str | None = None, trai
     caps = fetch(url) if fetch is not None else fetch_capabilities(url, loss_fns=loss_fns)
     check_capabilities(caps, model, loss_fn, training)
     return caps
-
-
-def lineup_hint() -> str:
-    return f"hosted Tinker's Qwen vision models ({LINEUP_DATE}): {', '.join(HOSTED_VISION_MODELS)}"

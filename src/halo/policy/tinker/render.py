@@ -11,7 +11,6 @@ and trainer take.
 from __future__ import annotations
 
 import functools
-import os
 from dataclasses import dataclass
 from typing import Any
 
@@ -127,7 +126,3 @@ def decode_action(renderer: Any, tokens: list[int]) -> tuple[str, bool]:
         body = body[len(body) - body[::-1].index(end_think):]
     text = renderer.tokenizer.decode(body, skip_special_tokens=True)
     return strip_thinking(text), term.clean
-
-
-def is_local_model(model_name: str) -> bool:
-    return os.path.isdir(model_name)
