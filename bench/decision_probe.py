@@ -83,9 +83,10 @@ def run_config(model_dir: str, cfg: tuple, steps: int, seed: int, every: int) ->
 
     import halo.policy.prompt as prompt_mod
     from halo.policy.base import DecodingConfig
-    from halo.policy.hf_backend import HFPolicy, training_batch
+    from halo.policy.hf_backend import HFPolicy
     from halo.policy.prompt import PromptConfig
     from halo.rl.config import LoRASettings, OptimSettings
+    from halo.rl.forward import training_batch
     from halo.rl.learner import LoRALearner
 
     name, objective, ids_kind, prompt_kind, head, lr = cfg[:6]

@@ -86,10 +86,11 @@ def run(name: str, seed: int, samples_max: int, model_root: Path) -> dict:
     import torch
 
     from halo.policy.base import DecodingConfig
-    from halo.policy.hf_backend import HFPolicy, training_batch
+    from halo.policy.hf_backend import HFPolicy
     from halo.policy.prompt import PromptConfig
     from halo.policy.tiny import build_tiny_model, is_tiny_model
     from halo.rl.config import LoRASettings, OptimSettings
+    from halo.rl.forward import training_batch
     from halo.rl.learner import LoRALearner
     from halo.tasks.families import get_family
 

@@ -44,11 +44,12 @@ async def run(a) -> dict:
     import torch
 
     from halo.policy.base import DecodingConfig
-    from halo.policy.hf_backend import HFPolicy, token_logprobs, training_batch
+    from halo.policy.hf_backend import HFPolicy
     from halo.policy.prompt import PromptConfig
     from halo.policy.tiny import build_tiny_model
     from halo.rl.advantages import group_advantages
     from halo.rl.config import LoRASettings, OptimSettings
+    from halo.rl.forward import token_logprobs, training_batch
     from halo.rl.learner import LoRALearner, TrainItem
 
     torch.manual_seed(a.seed)

@@ -107,10 +107,11 @@ async def run(a, path: Path) -> dict:
     import torch
 
     from halo.policy.base import DecodingConfig
-    from halo.policy.hf_backend import HFPolicy, token_logprobs, training_batch
+    from halo.policy.hf_backend import HFPolicy
     from halo.policy.prompt import PromptConfig
     from halo.rl.advantages import group_advantages
     from halo.rl.config import LoRASettings, OptimSettings
+    from halo.rl.forward import token_logprobs, training_batch
     from halo.rl.learner import LoRALearner, TrainItem, set_gradient_checkpointing
 
     torch.manual_seed(0)

@@ -46,7 +46,7 @@ def test_batched_requests_with_their_own_grammars_score_as_the_learner_replays_t
     """Two pages (different element ids, so different grammars) sampled in one generate call after a shared forced
     opening: each reply is valid on its own page, and the sampler's logprobs (raw and masked) are what the learner's
     teacher-forced forward with the replayed grammar gives."""
-    from halo.policy.hf_backend import token_logprobs, training_batch
+    from halo.rl.forward import token_logprobs, training_batch
 
     p = constrained_tiny_policy(tiny_model_dir, seed=11)
     other = make_obs(elements={"40": Element("40", "link", "Inbox", (10, 10, 80, 20)),

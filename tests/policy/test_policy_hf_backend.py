@@ -9,6 +9,7 @@ import pytest
 
 from halo.policy.base import DecodingConfig
 from halo.policy.prompt import PromptConfig
+from halo.rl.forward import score
 from policy_helpers import make_obs
 
 pytestmark = [pytest.mark.ml, pytest.mark.usefixtures("one_torch_thread")]
@@ -55,12 +56,12 @@ async def test_sampler_and_teacher_forced_logprobs_agree(policy):
     obs = make_obs()
     samples = await policy.sample_actions(obs, n=4, temperature=0.7)
     prompt = policy.build_prompt(obs)
-    scored = policy.score(prompt, [s.token_ids for s in samples], temperature=0.7)
+    scored = score(policy, prompt, [s.token_ids for s in samples], temperature=0.7)
     diff = max(abs(a - b) for s, sc in zip(samples, scored) for a, b in zip(s.logprobs, sc))
     print(f"\nsampler vs teacher-forced logprob max |diff| (T=0.7, n=4): {diff:.3g}")
     assert diff <= LOGPROB_TOL
     # and the check can fail: scoring at another temperature gives other numbers
-    other = policy.score(prompt, [samples[0].token_ids], temperature=1.0)[0]
+    other = score(policy, prompt, [samples[0].token_ids], temperature=1.0)[0]
     assert max(abs(a - b) for a, b in zip(samples[0].logprobs, other)) > LOGPROB_TOL
 
 
@@ -68,7 +69,7 @@ async def test_greedy_is_deterministic_and_on_policy(policy):
     obs = make_obs()
     a, b = await policy.sample_single(obs), await policy.sample_single(obs)
     assert a.token_ids == b.token_ids
-    scored = policy.score(policy.build_prompt(obs), [a.token_ids])[0]
+    scored = score(policy, policy.build_prompt(obs), [a.token_ids])[0]
     assert max(abs(x - y) for x, y in zip(a.logprobs, scored)) <= LOGPROB_TOL
 
 
@@ -85,7 +86,7 @@ async def test_constrained_decoding_gives_only_valid_actions(tiny_model_dir):
     element_actions = [s.action for s in samples if hasattr(s.action, "element")]
     assert all(a.element in obs.elements for a in element_actions)
     # logprobs stay the model's own (what a trainer recomputes), the masked ones are kept beside them
-    scored = pol.score(pol.build_prompt(obs), [s.token_ids for s in samples])
+    scored = score(pol, pol.build_prompt(obs), [s.token_ids for s in samples])
     assert max(abs(a - b) for s, sc in zip(samples, scored) for a, b in zip(s.logprobs, sc)) <= LOGPROB_TOL
     assert all(len(s.sampler_logprobs) == len(s.token_ids) for s in samples)
     assert all(m >= r - 1e-5 for s in samples for m, r in zip(s.sampler_logprobs, s.logprobs))
@@ -100,7 +101,8 @@ async def test_unconstrained_random_model_mostly_babbles(policy):
 async def test_lora_adapter_loads_and_changes_the_policy(tiny_model_dir, tmp_path):
     from peft import LoraConfig, get_peft_model
 
-    from halo.policy.hf_backend import HFPolicy, load_model, token_logprobs, training_batch
+    from halo.policy.hf_backend import HFPolicy, load_model
+    from halo.rl.forward import token_logprobs, training_batch
 
     base = load_model(tiny_model_dir)
     peft_model = get_peft_model(base, LoraConfig(r=4, lora_alpha=8, target_modules=["q_proj", "v_proj"]))
@@ -117,8 +119,8 @@ async def test_lora_adapter_loads_and_changes_the_policy(tiny_model_dir, tmp_pat
     obs = make_obs()
     sample = await adapted.sample_single(obs)
     prompt = adapted.build_prompt(obs)
-    with_adapter = adapted.score(prompt, [sample.token_ids])[0]
-    without = plain.score(prompt, [sample.token_ids])[0]
+    with_adapter = score(adapted, prompt, [sample.token_ids])[0]
+    without = score(plain, prompt, [sample.token_ids])[0]
     assert max(abs(a - b) for a, b in zip(with_adapter, without)) > 1e-3
     assert max(abs(a - b) for a, b in zip(sample.logprobs, with_adapter)) <= LOGPROB_TOL  # on-policy with LoRA
     with torch.no_grad():  # the saved adapter is the in-memory one

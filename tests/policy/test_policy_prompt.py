@@ -120,7 +120,7 @@ def test_system_none_sends_no_system_turn():
     assert [m["role"] for m in p.hf_messages()] == ["user"]
     assert [m["role"] for m in build_prompt(make_obs(), PromptConfig(system="brief")).openai_messages()] == [
         "system", "user"]
-    with pytest.raises(ValueError, match="full, brief or none"):
+    with pytest.raises(ValueError, match="system must be 'full', 'brief' or 'none'"):
         PromptConfig(system="short")
 
 
@@ -137,5 +137,5 @@ def test_compact_user_turn_is_history_then_goal():
     assert "[12]" in with_tree.user_text
     full = build_prompt(make_obs(), PromptConfig())
     assert "Current URL:" in full.user_text and len(p.user_text) <= len(full.user_text) / 2
-    with pytest.raises(ValueError, match="full or compact"):
+    with pytest.raises(ValueError, match="user must be 'full' or 'compact'"):
         PromptConfig(user="short")

@@ -58,13 +58,15 @@ def test_a_forced_token_a_top_k_and_a_row_with_nothing_allowed():
 async def test_rows_of_one_prompt_are_sampled_independently_and_reproducibly(tiny_model_dir):
     """n replies of one prompt are n rows of one generate call: different draws, and the same seed gives the same
     draws again (the sampler uses torch's generator, seeded per call as generate was)."""
+    from halo.rl.forward import score
+
     obs = make_obs()
     a = constrained_tiny_policy(tiny_model_dir, seed=5)
     first = await a.sample_actions(obs, n=8)
     assert len({s.token_ids for s in first}) > 1
     b = constrained_tiny_policy(tiny_model_dir, seed=5)
     assert [s.token_ids for s in await b.sample_actions(obs, n=8)] == [s.token_ids for s in first]
-    scored = b.score(b.build_prompt(obs), [s.token_ids for s in first])
+    scored = score(b, b.build_prompt(obs), [s.token_ids for s in first])
     assert max(abs(x - y) for s, sc in zip(first, scored) for x, y in zip(s.logprobs, sc)) <= 1e-4
     c = constrained_tiny_policy(tiny_model_dir, seed=6)
     assert [s.token_ids for s in await c.sample_actions(obs, n=8)] != [s.token_ids for s in first]

@@ -24,7 +24,7 @@ def policy(tiny_model_dir):
 
 def _images(policy, *sizes):
     """Processor output of one prompt per screenshot size, packed as the learner packs them."""
-    from halo.policy.hf_backend import packed_batch
+    from halo.rl.forward import packed_batch
 
     enc = [policy.encode(policy.build_prompt(make_obs(screenshot=screenshot(w, h)))) for w, h in sizes]
     return packed_batch(enc, [[1]] * len(enc), policy.pad_id).inputs

@@ -39,6 +39,7 @@ def test_a_dpo_step_raises_the_chosen_reply_relative_to_the_rejected(tiny_model)
     from halo.policy.hf_backend import HFPolicy
     from halo.policy.prompt import PromptConfig
     from halo.rl.config import LoRASettings, OptimSettings
+    from halo.rl.forward import score
     from halo.rl.learner import LoRALearner, PreferencePair
 
     torch.set_num_threads(1)
@@ -51,7 +52,7 @@ def test_a_dpo_step_raises_the_chosen_reply_relative_to_the_rejected(tiny_model)
     learner = LoRALearner(policy, LoRASettings(rank=8, alpha=16), OptimSettings(lr=2e-2), temperature=1.0)
 
     def gap() -> float:
-        ca, cb = (sum(policy.score(prompt, [s.token_ids])[0]) for s in (a, b))
+        ca, cb = (sum(score(policy, prompt, [s.token_ids])[0]) for s in (a, b))
         return ca - cb
 
     before = gap()

@@ -16,6 +16,7 @@ import pytest
 
 from halo.rl.advantages import group_advantages
 from halo.rl.config import GRPOSettings
+from halo.rl.forward import score
 from halo.rl.grpo import build_items
 from halo.rl.rewards import RewardBreakdown
 from halo.rl.rollout import Episode, Step
@@ -56,11 +57,11 @@ def test_update_raises_positive_and_lowers_negative_advantage_samples(policy):
     learner = LoRALearner(policy, LoRASettings(rank=8, alpha=16), OptimSettings(lr=2e-2, max_tokens=24),
                           temperature=1.0)
     items = [TrainItem(prompt, s.token_ids, s.logprobs, adv) for s, adv in zip(samples, (1.0, -1.0))]
-    before = [sum(policy.score(prompt, [s.token_ids])[0]) for s in samples]
+    before = [sum(score(policy, prompt, [s.token_ids])[0]) for s in samples]
     stats = learner.update(items)
     # first update is on-policy: the trainer's logprobs equal the sampler's, so the ratio is 1 and nothing clips
     assert stats.ratio_mean == pytest.approx(1.0, abs=1e-4) and stats.clip_frac == 0.0
-    after = [sum(policy.score(prompt, [s.token_ids])[0]) for s in samples]
+    after = [sum(score(policy, prompt, [s.token_ids])[0]) for s in samples]
     assert after[0] > before[0] and after[1] < before[1], (before, after)
     # a zero advantage gives no gradient (Adam's momentum still carries the last step: build_items drops such items)
     stats = learner.update([TrainItem(prompt, samples[0].token_ids, samples[0].logprobs, 0.0)])
@@ -159,7 +160,7 @@ def test_constrained_samples_train_on_the_distribution_actually_sampled(tiny_mod
     ones (on-policy ratio 1), and grammar-forced tokens (logprob 0) carry no gradient."""
     import torch
 
-    from halo.policy.hf_backend import token_logprobs, training_batch
+    from halo.rl.forward import token_logprobs, training_batch
 
     p = _constrained_tiny_policy(tiny_model)
     obs = _obs()
@@ -185,8 +186,8 @@ def test_explored_replies_are_drawn_uniformly_and_train_on_the_policys_own_logpr
     policy / uniform)."""
     import torch
 
-    from halo.policy.hf_backend import token_logprobs, training_batch
     from halo.rl.config import LoRASettings, OptimSettings
+    from halo.rl.forward import token_logprobs, training_batch
     from halo.rl.learner import LoRALearner
 
     p = _constrained_tiny_policy(tiny_model)

@@ -32,8 +32,8 @@ def _full(model, batch, gmask, temperature: float = 1.0):
 def test_choice_positions_only_give_the_full_logprobs_entropies_and_gradients(tiny_model):
     from test_learner_packing import _items, _policy
 
-    from halo.policy.hf_backend import token_logprobs
     from halo.rl.config import LoRASettings, OptimSettings
+    from halo.rl.forward import token_logprobs
     from halo.rl.learner import LoRALearner
 
     policy = _policy(tiny_model)

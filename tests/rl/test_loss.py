@@ -50,7 +50,7 @@ def test_normalisations_differ_as_documented():
 def test_entropy_bonus_spreads_a_peaked_choice_and_masked_tokens_stay_out():
     """The bonus raises the entropy of a sampled position's masked distribution; -inf (grammar-masked) logits add
     nothing to the entropy and no NaN to the gradient (0 * -inf is how such a bonus usually breaks)."""
-    from halo.policy.hf_backend import TrainingBatch, token_logprobs
+    from halo.rl.forward import TrainingBatch, token_logprobs
 
     class Logits(torch.nn.Module):
         def __init__(self):

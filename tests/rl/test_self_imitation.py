@@ -13,6 +13,7 @@ from halo.errors import ConfigError
 from halo.policy.base import Sample
 from halo.policy.parse import parse_action
 from halo.rl.config import GRPOSettings
+from halo.rl.forward import score
 from halo.rl.rewards import RewardBreakdown
 from halo.rl.rollout import Episode, Step
 from halo.rl.self_imitation import SelfImitation, success_key
@@ -97,12 +98,12 @@ def test_a_replayed_success_is_learned_on_the_current_policy_not_clipped_away(ti
         prompt = policy.build_prompt(obs)
         s = asyncio.run(policy.sample_actions(obs, 1, 1.0))[0]
         learner = LoRALearner(policy, LoRASettings(rank=8, alpha=16), OptimSettings(lr=2e-2, max_tokens=24))
-        now = policy.score(prompt, [s.token_ids])[0]
+        now = score(policy, prompt, [s.token_ids])[0]
         # sampled when each token was e times less likely than now: every ratio is e > 1 + clip_eps
         stale = learner.update([TrainItem(prompt, s.token_ids, tuple(x - 1.0 for x in now), 1.0)])
         assert stale.clip_frac == 1.0 and stale.grad_norm == 0.0
         replayed = learner.update([TrainItem(prompt, s.token_ids, (), 1.0, replayed=True)])
         assert replayed.clip_frac == 0.0 and replayed.ratio_mean == pytest.approx(1.0, abs=1e-5)
-        assert replayed.grad_norm > 0 and sum(policy.score(prompt, [s.token_ids])[0]) > sum(now)
+        assert replayed.grad_norm > 0 and sum(score(policy, prompt, [s.token_ids])[0]) > sum(now)
     finally:
         torch.set_num_threads(before)

@@ -151,7 +151,7 @@ class GRPOTrainer:
         self.sync = sync
         self.env_kwargs = env_kwargs or {}
         self.tracker = tracker  # halo.runtime.tracking.Tracker: --log wandb|tensorboard beside metrics.jsonl
-        self.rollouts = rollouts  # halo.runtime.ray.RayRollouts: groups run on Ray workers (--ray), not on local envs
+        self.rollouts = rollouts  # runtime.ray.rollouts.RayRollouts: groups run on Ray workers (--ray), not local envs
         self.sampler = make_sampler(self.tasks, settings.curriculum, CurriculumSettings(settings.curriculum_window),
                                     settings.seed)
         self.replay = SelfImitation(settings.self_imitation, settings.self_imitation_capacity,

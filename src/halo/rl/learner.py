@@ -262,7 +262,7 @@ class LoRALearner:
         prompt length)."""
         import torch
 
-        from halo.policy.hf_backend import packed_batch, token_logprobs
+        from halo.rl.forward import packed_batch, token_logprobs
 
         encoded = [self._encode(p) for p, _, _ in rows]
         completions = [c for _, c, _ in rows]
@@ -288,7 +288,7 @@ class LoRALearner:
     def _reference(self, ctx: Any) -> Any:
         import torch
 
-        from halo.policy.hf_backend import token_logprobs
+        from halo.rl.forward import token_logprobs
 
         batch, gmask, P, L = ctx[:4]
         with torch.no_grad(), self.model.disable_adapter():
