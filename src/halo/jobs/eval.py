@@ -104,8 +104,8 @@ async def run_eval(policy: Any, tasks: Sequence[Any], cfg: EvalConfig, run: RunD
                    on_step: Callable[[Any], None] | None = None, rollouts: Any = None) -> EvalResult:
     """Every task ``cfg.episodes`` times over ``cfg.parallel`` envs; each episode is written as it ends.
 
-    ``rollouts`` (a started ``halo.runtime.ray.rollouts.RayRollouts``): the episodes run on its Ray workers instead, each
-    worker ``cfg.parallel`` at a time, and come back here to be written and counted the same way (``on_step``
+    ``rollouts`` (a started ``halo.runtime.ray.rollouts.RayRollouts``): the episodes run on its Ray workers instead,
+    each worker ``cfg.parallel`` at a time, and come back here to be written and counted the same way (``on_step``
     is then called for an episode's steps when it ends)."""
     from halo.env.browser import BrowserPool
     from halo.env.env import BrowserEnv

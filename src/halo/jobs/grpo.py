@@ -13,7 +13,7 @@ from typing import Any
 
 from halo.config.overrides import Override
 from halo.errors import ConfigError
-from halo.jobs.setup import check_at_the_door, make_learning, overrides_record, training_config
+from halo.jobs.setup import check_at_the_door, make_learning, overrides_record, run_training, training_config
 from halo.policy.modes import ModeConfig
 from halo.rl.config import RLConfig
 from halo.rl.grpo import GRPOTrainer, IterationResult, settings_record
@@ -130,38 +130,14 @@ async def train_grpo(setup: GRPOSetup, tasks: list[Any],
 async def run_grpo(job: GRPOJob, *, console: Any = None,
                    on_iteration: Callable[[IterationResult], None] | None = None,
                    site_urls: dict[str, str] | None = None) -> tuple[Any, list[dict[str, Any]]]:
-    """Run (or resume) a GRPO job; returns the run directory and the metrics of the iterations run now."""
-    from halo.tasks.resolve import local_sites, needs_local_sites, resolve_tasks
+    """Run (or resume) a GRPO job, its rollouts here or on Ray workers; returns the run directory and the metrics of
+    the iterations run now."""
 
-    if job.ray is not None:
-        from halo.runtime.ray.cluster import check_address
-
-        check_address(job.ray, job.ray_workers)  # a bad --ray is an error before any model, site or browser
-    setup = await setup_grpo(job, console)
-    try:
-        if job.ray is not None:
-            return setup.run, await _run_grpo_ray(job, setup, console, on_iteration)
-        with local_sites(needs_local_sites(job.tasks, job.sites), site_urls) as urls:
-            tasks = resolve_tasks(job.tasks, job.sites, urls)
-            history = await train_grpo(setup, tasks, on_iteration)
-    finally:
-        await setup.sampler.aclose()
-    return setup.run, history
-
-
-async def _run_grpo_ray(job: GRPOJob, setup: GRPOSetup, console: Any,
-                        on_iteration: Callable[[IterationResult], None] | None) -> list[dict[str, Any]]:
-    """GRPO whose groups run on Ray rollout workers (each serving REAL-local on its own node when local)."""
-    from halo.runtime.ray.cluster import ray_session
-    from halo.runtime.ray.rollouts import RayRollouts, sites_of
-    from halo.tasks.resolve import resolve_tasks
-
-    with ray_session(job.ray, job.ray_workers, console) as _info:
-        tasks = resolve_tasks(job.tasks, job.sites, None)  # default URLs: each worker retargets to its own sites
+    def ray_kw(setup: GRPOSetup) -> dict[str, Any]:
         s = setup.cfg.grpo
-        rollouts = RayRollouts(setup.mode, setup.sampler, workers=job.ray_workers, sites=sites_of(tasks),
-                               env_kwargs={"max_steps": s.max_steps, "episode_timeout_s": s.episode_timeout_s},
-                               unit_timeout_s=s.episode_timeout_s + 120,
-                               lora=setup.learner.lora if setup.mode.backend == "hf" else None)
-        async with rollouts:
-            return await train_grpo(setup, tasks, on_iteration, rollouts=rollouts)
+        return {"env_kwargs": {"max_steps": s.max_steps, "episode_timeout_s": s.episode_timeout_s},
+                "unit_timeout_s": s.episode_timeout_s + 120}
+
+    return await run_training(job, lambda: setup_grpo(job, console),
+                              lambda setup, tasks, rollouts: train_grpo(setup, tasks, on_iteration, rollouts=rollouts),
+                              rollouts_kw=ray_kw, site_urls=site_urls, console=console)

@@ -24,7 +24,7 @@ from typing import Any, Awaitable, Callable
 
 from halo.config.overrides import Override
 from halo.errors import ConfigError, HaloError
-from halo.jobs.setup import check_at_the_door, make_learning, overrides_record, training_config
+from halo.jobs.setup import check_at_the_door, make_learning, overrides_record, run_training, training_config
 from halo.rl.config import DPOSettings, MCTSSettings, RLConfig
 from halo.rl.dpo import sibling_items, tree_pairs
 from halo.rl.mcts import MCTSExplorer, SearchResult, sibling_groups, tree_record
@@ -328,36 +328,14 @@ async def train_mcts_ray(setup: MCTSSetup, tasks: list[Any], rollouts: Any,
 
 async def run_mcts(job: MCTSJob, *, on_iteration: Callable[[dict[str, Any]], None] | None = None,
                    site_urls: dict[str, str] | None = None, console: Any = None) -> tuple[Any, list[dict[str, Any]]]:
-    from halo.tasks.resolve import local_sites, needs_local_sites, resolve_tasks
+    """Run an MCTS job, its searches here or on Ray workers (one search each at a time); returns the run directory
+    and the metrics of each searched episode."""
 
-    if job.ray is not None:
-        from halo.runtime.ray.cluster import check_address
+    def train(setup: MCTSSetup, tasks: list[Any], rollouts: Any) -> Awaitable[list[dict[str, Any]]]:
+        if rollouts is None:
+            return train_mcts(setup, tasks, on_iteration)
+        return train_mcts_ray(setup, tasks, rollouts, on_iteration)
 
-        check_address(job.ray, job.ray_workers)  # a bad --ray is an error before any model, site or browser
-    setup = await setup_mcts(job)
-    try:
-        if job.ray is not None:
-            return setup.run, await _run_mcts_ray(job, setup, on_iteration, console)
-        with local_sites(needs_local_sites(job.tasks, job.sites), site_urls) as urls:
-            tasks = resolve_tasks(job.tasks, job.sites, urls)
-            history = await train_mcts(setup, tasks, on_iteration)
-    finally:
-        await setup.sampler.aclose()
-    return setup.run, history
-
-
-async def _run_mcts_ray(job: MCTSJob, setup: MCTSSetup, on_iteration: Callable[[dict[str, Any]], None] | None,
-                        console: Any = None) -> list[dict[str, Any]]:
-    """MCTS whose searches run on Ray rollout workers (each with REAL-local on its own node when local), one search
-    each at a time."""
-    from halo.runtime.ray.cluster import ray_session
-    from halo.runtime.ray.rollouts import RayRollouts, sites_of
-    from halo.tasks.resolve import resolve_tasks
-
-    with ray_session(job.ray, job.ray_workers, console):
-        tasks = resolve_tasks(job.tasks, job.sites, None)  # default URLs: each worker retargets to its own sites
-        rollouts = RayRollouts(setup.mode, setup.sampler, workers=job.ray_workers, sites=sites_of(tasks),
-                               unit_timeout_s=setup.search_timeout_s, critic=setup.ray_critic,
-                               lora=setup.learner.lora if setup.mode.backend == "hf" else None)
-        async with rollouts:
-            return await train_mcts_ray(setup, tasks, rollouts, on_iteration)
+    return await run_training(job, lambda: setup_mcts(job), train, site_urls=site_urls, console=console,
+                              rollouts_kw=lambda setup: {"unit_timeout_s": setup.search_timeout_s,
+                                                         "critic": setup.ray_critic})

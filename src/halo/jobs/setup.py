@@ -10,7 +10,7 @@ Two backends:
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -87,3 +87,36 @@ async def check_at_the_door(refs: Sequence[str], sites: str, runs_dir: str | os.
 def overrides_record(overrides: Iterable[Override]) -> dict[str, Any]:
     """The overrides (``--set`` and flags) as the nested mapping they set, for a run's records."""
     return apply({}, overrides, "overrides")
+
+
+async def run_training(job: Any, make_setup: Callable[[], Awaitable[Any]],
+                       train: Callable[[Any, list[Any], Any], Awaitable[list[dict[str, Any]]]], *,
+                       rollouts_kw: Callable[[Any], dict[str, Any]], site_urls: dict[str, str] | None = None,
+                       console: Any = None) -> tuple[Any, list[dict[str, Any]]]:
+    """The run every training job shares: a bad ``--ray`` refused before anything starts, the job's set-up, then
+    ``train(setup, tasks, rollouts)`` here (REAL-local served for the run, ``rollouts`` None) or on Ray rollout
+    workers (each serving REAL-local on its own node; ``rollouts_kw(setup)``: the job's own ``RayRollouts``
+    settings); the sampler closed however it ends. Returns the run directory and the iterations' metrics."""
+    from halo.tasks.resolve import local_sites, needs_local_sites, resolve_tasks
+
+    if job.ray is not None:
+        from halo.runtime.ray.cluster import check_address
+
+        check_address(job.ray, job.ray_workers)
+    setup = await make_setup()
+    try:
+        if job.ray is None:
+            with local_sites(needs_local_sites(job.tasks, job.sites), site_urls) as urls:
+                return setup.run, await train(setup, resolve_tasks(job.tasks, job.sites, urls), None)
+        from halo.runtime.ray.cluster import ray_session
+        from halo.runtime.ray.rollouts import RayRollouts, sites_of
+
+        with ray_session(job.ray, job.ray_workers, console):
+            tasks = resolve_tasks(job.tasks, job.sites, None)  # default URLs: each worker retargets to its own sites
+            rollouts = RayRollouts(setup.mode, setup.sampler, workers=job.ray_workers, sites=sites_of(tasks),
+                                   lora=setup.learner.lora if setup.mode.backend == "hf" else None,
+                                   **rollouts_kw(setup))
+            async with rollouts:
+                return setup.run, await train(setup, tasks, rollouts)
+    finally:
+        await setup.sampler.aclose()
