@@ -24,9 +24,10 @@ def _chromium_available() -> bool:
 @pytest.fixture
 def short_deadlines(monkeypatch):
     """Browser calls answer in milliseconds when healthy: 4 s instead of 15 s tells a stuck browser sooner."""
-    monkeypatch.setattr("halo.env.browser.BROWSER_CALL_TIMEOUT_S", 4.0)
-    monkeypatch.setattr("halo.env.env.BROWSER_CALL_TIMEOUT_S", 4.0)
-    monkeypatch.setattr("halo.env.env.OBSERVE_TIMEOUT_S", 6.0)
+    for module in ("browser", "context", "env"):  # each module that reads it
+        monkeypatch.setattr(f"halo.env.{module}.BROWSER_CALL_TIMEOUT_S", 4.0)
+    for module in ("observing", "env"):
+        monkeypatch.setattr(f"halo.env.{module}.OBSERVE_TIMEOUT_S", 6.0)
 
 
 @pytest_asyncio.fixture

@@ -119,7 +119,7 @@ def test_offsite_and_internal_urls():
 
 
 def test_parse_finish_html():
-    from halo.env.env import parse_finish_html
+    from halo.env.grading import parse_finish_html
     from halo.errors import SiteError
 
     assert parse_finish_html('{"config": {"task_id": "v2.gomail-1"}}') == {"config": {"task_id": "v2.gomail-1"}}

@@ -369,7 +369,8 @@ async def test_unreachable_site_is_a_clear_error(make_env):
 async def test_frozen_page_errors_the_episode_within_bounds(make_env, pages_url, monkeypatch):
     """A page stuck in a JS loop: the action times out, the observation gives up, the episode is errored (not the
     agent's fault), and the next reset works."""
-    monkeypatch.setattr("halo.env.env.OBSERVE_TIMEOUT_S", 2.0)
+    for module in ("observing", "env"):  # the observation's own wait, and the step's limit built on it
+        monkeypatch.setattr(f"halo.env.{module}.OBSERVE_TIMEOUT_S", 2.0)
     env = make_env(action_timeout_ms=500)
     task = page_task(f"{pages_url}/hang.html")
     obs = await env.reset(task)

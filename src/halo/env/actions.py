@@ -367,7 +367,8 @@ def action_from_dict(d: Any) -> Action:
     names = {f.name for f in dataclasses.fields(cls)}
     unknown = set(d) - names
     if unknown:
-        raise ActionError(f"{name} does not take {', '.join(sorted(unknown))}; it takes {', '.join(sorted(names)) or 'nothing'}")
+        raise ActionError(f"{name} does not take {', '.join(sorted(unknown))}; "
+                          f"it takes {', '.join(sorted(names)) or 'nothing'}")
     try:
         return cls(**d)
     except TypeError as e:  # missing required field

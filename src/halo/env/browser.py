@@ -1,9 +1,10 @@
 """Finding a Chromium and sharing one browser between many envs.
 
 One async Playwright (one Node driver) and one Browser per process; every env has its own context (isolated
-cookies and storage; BrowserEnv recycles it, cleared, between REAL-local episodes). A browser that died is relaunched on the next ``new_context``; one that stopped
-answering (a zygote or GPU process killed under it: ``new_page`` then never returns) is killed with its whole process
-tree and relaunched by ``restart``. Every call to Chromium made here has a deadline.
+cookies and storage; BrowserEnv recycles it, cleared, between REAL-local episodes). A browser that died is
+relaunched on the next ``new_context``; one that stopped answering (a zygote or GPU process killed under it:
+``new_page`` then never returns) is killed with its whole process tree and relaunched by ``restart``. Every call to
+Chromium made here has a deadline.
 """
 
 from __future__ import annotations

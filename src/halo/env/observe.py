@@ -101,21 +101,23 @@ async def screenshot(page: Any, image_format: str = "jpeg", quality: int = 80, c
 
 
 @dataclass(frozen=True)
-class Snapshot:
+class PageCapture:
+    """One read of a page: its screenshot, its tree (ids from ``start_id`` on), its URL, and what each part took."""
+
     screenshot: bytes
     tree: AXTree
     url: str
     timings: dict[str, float]
 
 
-async def snapshot(page: Any, start_id: int, image_format: str = "jpeg", quality: int = 80,
-                   cdp: Any = None, scale: float = 1.0) -> Snapshot:
+async def capture_page(page: Any, start_id: int, image_format: str = "jpeg", quality: int = 80,
+                       cdp: Any = None, scale: float = 1.0) -> PageCapture:
     """Tree first (its frame wait doubles as the settle), then the screenshot of the rendered result."""
     t0 = time.perf_counter()
     tree = await read_axtree(page, start_id)
     t1 = time.perf_counter()
     if tree.navigating:
-        return Snapshot(screenshot=b"", tree=tree, url=page.url, timings={"axtree": t1 - t0})
+        return PageCapture(screenshot=b"", tree=tree, url=page.url, timings={"axtree": t1 - t0})
     shot = await screenshot(page, image_format, quality, cdp, tree.viewport, scale)
     t2 = time.perf_counter()
-    return Snapshot(screenshot=shot, tree=tree, url=page.url, timings={"axtree": t1 - t0, "screenshot": t2 - t1})
+    return PageCapture(screenshot=shot, tree=tree, url=page.url, timings={"axtree": t1 - t0, "screenshot": t2 - t1})
