@@ -8,7 +8,8 @@ import html
 
 from markupsafe import Markup
 
-from halo.sites import imagery
+from halo.sites.imagery.cache import product_photo
+from halo.sites.imagery.products import kind_for
 from halo.sites.omnizon.catalog import Product
 
 PHOTO_SIZE = 320  # every product photo is drawn once, at this size; pages scale it
@@ -18,7 +19,7 @@ def kind(p: Product) -> str:
     """The picture's kind: the product line's own, else from the title, else from the department."""
     if p.kind:
         return p.kind
-    k = imagery.kind_for(p.title)
+    k = kind_for(p.title)
     if k == "box" and p.category in ("Furniture",):
         return "desk"
     return k
@@ -26,7 +27,7 @@ def kind(p: Product) -> str:
 
 def photo(p: Product, fmt: str = "jpeg") -> bytes:
     """The product's photo, encoded (cached by ``imagery``)."""
-    return imagery.product_photo(kind(p), f"omnizon-{p.id}", PHOTO_SIZE, p.color, fmt)
+    return product_photo(kind(p), f"omnizon-{p.id}", PHOTO_SIZE, p.color, fmt)
 
 
 def art(p: Product, size: int = 160, alt: str | None = None) -> Markup:

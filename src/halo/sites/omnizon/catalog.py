@@ -35,7 +35,7 @@ class Product:
     keywords: str = ""
     color: str = "#8aa"
     prime: bool = True
-    kind: str = ""  # the kind of picture (``halo.sites.imagery.KINDS``); "" lets the title decide
+    kind: str = ""  # the kind of picture (``halo.sites.imagery.products.KINDS``); "" lets the title decide
 
     @property
     def words(self) -> frozenset[str]:

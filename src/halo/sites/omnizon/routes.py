@@ -13,8 +13,8 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from starlette.routing import Route
 
-from halo.sites import imagery
 from halo.sites.core import Session, read_form, session_of
+from halo.sites.imagery.cache import CONTENT_TYPES, VERSION
 from halo.sites.omnizon import state as st
 from halo.sites.omnizon.art import art, photo
 from halo.sites.omnizon.catalog import BY_ID, CATEGORIES, PAGE_SIZE, PRODUCTS, search
@@ -228,11 +228,11 @@ def product_image(request: Request) -> Response:  # sync: drawn in the threadpoo
     p = BY_ID.get(pid)
     if p is None or fmt is None:
         return Response("no such image", status_code=404, media_type="text/plain")
-    etag = f'"{imagery.VERSION}-{pid}-{fmt}"'
+    etag = f'"{VERSION}-{pid}-{fmt}"'
     headers = {"Cache-Control": "public, max-age=86400", "ETag": etag}
     if request.headers.get("if-none-match") == etag:
         return Response(status_code=304, headers=headers)
-    return Response(photo(p, fmt), media_type=imagery.CONTENT_TYPES[fmt], headers=headers)
+    return Response(photo(p, fmt), media_type=CONTENT_TYPES[fmt], headers=headers)
 
 
 async def place_order(request: Request) -> Response:

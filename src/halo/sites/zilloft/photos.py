@@ -1,7 +1,7 @@
 """Zilloft's pictures: photo-like listing photos and the search page's map, drawn offline and deterministic.
 
 - ``listing_photo(h, n, size)``: photo ``n`` of a listing. Photo 0 is the street-side exterior (the shared
-  ``halo.sites.imagery.house_photo``, in the style of the home type: a detached house, a row of townhomes, a condo
+  ``halo.sites.imagery.cache.house_photo``, in the style of the home type: a detached house, a row of townhomes, a condo
   building), drawn once at ``BIG`` and reduced for the cards, so a card and the listing page show the same house.
   Photos 1 and 2 are rooms (living room, bedroom): a painted wall, a window with the day outside, a wooden or
   carpeted floor with the window's light on it, a sofa or a bed, a rug, a framed picture, a plant, shading and grain.
@@ -23,8 +23,8 @@ import math
 import numpy as np
 from PIL import Image, ImageDraw, ImageFilter
 
-from halo.sites import imagery
-from halo.sites.imagery import Canvas, hsv, rgb, rng_for, shift
+from halo.sites.imagery.cache import house_photo
+from halo.sites.imagery.canvas import Canvas, _blur, hsv, rgb, rng_for, shift
 
 BIG = (640, 400)  # the listing page's main photo
 SIZES = {"card": (336, 210), "big": BIG, "thumb": (320, 200)}
@@ -46,7 +46,7 @@ def _jpeg(img: Image.Image, quality: int = 84) -> bytes:
 def _photo(zpid: str, home_type: str, n: int, size: str) -> bytes:
     w, h = SIZES[size]
     if n == 0:
-        big = imagery.house_photo(("zilloft", zpid), *BIG, style=STYLE.get(home_type, "house"))
+        big = house_photo(("zilloft", zpid), *BIG, style=STYLE.get(home_type, "house"))
         if (w, h) == BIG:
             return big
         return _jpeg(Image.open(io.BytesIO(big)).convert("RGB").resize((w, h), Image.LANCZOS))
@@ -107,7 +107,7 @@ def room_image(seed, w: int = 320, h: int = 200, bedroom: bool = False) -> Image
     lx = c.light[0]
     patch = c.mask_poly([(wx, floor_y + 0.02), (wx + ww, floor_y + 0.02), (wx + ww - lx * 0.25, 0.98),
                          (wx - lx * 0.25, 0.98)])
-    c.blend(np.array([1.0, 0.97, 0.9], np.float32), imagery._blur(patch, 0.02 * w) * 0.22)
+    c.blend(np.array([1.0, 0.97, 0.9], np.float32), _blur(patch, 0.02 * w) * 0.22)
     # a framed picture on the other side of the wall
     px = float(rng.uniform(0.62, 0.78)) if wx < 0.4 else float(rng.uniform(0.08, 0.2))
     pw, py = float(rng.uniform(0.12, 0.18)), float(rng.uniform(0.14, 0.22))

@@ -1,0 +1,105 @@
+"""Encoded pictures (JPEG or WebP) and their cache: in memory (LRU, one per process) and on disk under
+``cache_dir()``, one folder per ``VERSION``; ``product_photo`` and ``house_photo`` are the pictures the sites serve."""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import os
+import threading
+from collections import OrderedDict
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from PIL import Image
+
+from halo.sites.imagery.canvas import Color, rgb
+from halo.sites.imagery.houses import HOUSE_STYLES, house_image
+from halo.sites.imagery.products import product_image
+
+VERSION = 2
+CONTENT_TYPES = {"jpeg": "image/jpeg", "webp": "image/webp"}
+
+_MEM: OrderedDict[tuple, bytes] = OrderedDict()
+_MEM_MAX = 2048
+_LOCK = threading.Lock()
+
+
+def cache_dir() -> Path | None:
+    """Where encoded pictures are kept between runs (None: memory only)."""
+    env = os.environ.get("HALO_IMAGE_CACHE")
+    if env is not None:
+        if env.strip().lower() in ("", "off", "0", "none"):
+            return None
+        root = Path(env)
+    else:
+        root = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "halo" / "imagery"
+    return root / f"v{VERSION}"
+
+
+def encode(img: Image.Image, fmt: str = "jpeg", quality: int = 84) -> bytes:
+    if fmt not in CONTENT_TYPES:
+        raise ValueError(f"unknown image format {fmt!r}: use one of {', '.join(CONTENT_TYPES)}")
+    buf = io.BytesIO()
+    if fmt == "jpeg":
+        img.save(buf, "JPEG", quality=quality, optimize=True, progressive=False)
+    else:
+        img.save(buf, "WEBP", quality=quality, method=4)
+    return buf.getvalue()
+
+
+def _cached(key: tuple, make: Callable[[], Image.Image], fmt: str) -> bytes:
+    with _LOCK:
+        if key in _MEM:
+            _MEM.move_to_end(key)
+            return _MEM[key]
+    root = cache_dir()
+    path = None
+    if root is not None:
+        name = hashlib.sha256(repr(key).encode()).hexdigest()[:32]
+        path = root / name[:2] / f"{name}.{'jpg' if fmt == 'jpeg' else fmt}"
+        try:
+            data = path.read_bytes()
+        except OSError:
+            data = None
+        if data:
+            return _remember(key, data)
+    data = encode(make(), fmt)
+    if path is not None:
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            tmp = path.with_suffix(f".{os.getpid()}.{threading.get_ident()}.tmp")
+            tmp.write_bytes(data)
+            os.replace(tmp, path)
+        except OSError:
+            pass  # a read-only or full disk: memory only
+    return _remember(key, data)
+
+
+def _remember(key: tuple, data: bytes) -> bytes:
+    with _LOCK:
+        _MEM[key] = data
+        _MEM.move_to_end(key)
+        while len(_MEM) > _MEM_MAX:
+            _MEM.popitem(last=False)
+    return data
+
+
+def product_photo(kind: str, seed: Any, size: int = 320, color: Color | None = None, fmt: str = "jpeg",
+                  scene: str | None = None) -> bytes:
+    """A product shot, encoded (``fmt`` "jpeg" or "webp") and cached; see ``product_image``."""
+    col = None if color is None else tuple(round(float(v), 4) for v in rgb(color))
+    key = ("product", VERSION, kind, repr(seed), int(size), col, fmt, scene)
+    return _cached(key, lambda: product_image(kind, seed, size, col, scene), fmt)
+
+
+def house_photo(seed: Any, w: int = 640, h: int = 420, style: str | None = None, fmt: str = "jpeg") -> bytes:
+    """A street-side photo of a home, encoded and cached; see ``house_image``."""
+    if style is not None and style not in HOUSE_STYLES:
+        raise ValueError(f"unknown house style {style!r}: use one of {', '.join(HOUSE_STYLES)}")
+    key = ("house", VERSION, repr(seed), int(w), int(h), style, fmt)
+    return _cached(key, lambda: house_image(seed, w, h, style), fmt)
+
+
+__all__ = ["CONTENT_TYPES", "VERSION", "cache_dir", "encode", "house_photo", "product_photo"]
