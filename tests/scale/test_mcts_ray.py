@@ -123,7 +123,7 @@ async def test_errored_searches_are_logged_and_too_many_stop_the_run(tmp_path):
 
     from halo.errors import HaloError
     from halo.jobs.mcts import MCTSJob, MCTSSetup, train_mcts_ray
-    from halo.rl.config import DPOSettings, MCTSSettings
+    from halo.rl.config import build_rl_config
     from halo.runtime.runs import RunDir
     from halo.tasks.resolve import resolve_tasks
 
@@ -139,9 +139,9 @@ async def test_errored_searches_are_logged_and_too_many_stop_the_run(tmp_path):
             return [{"error": "rollout worker lost: worker 0 died (RayActorError); 2 retries spent"} for _ in units]
 
     job = MCTSJob(tasks=TASKS, episodes=5, ray="local", ray_workers=2)
-    setup = MCTSSetup(job=job, run=RunDir(tmp_path, "lost"), mode=None, sampler=None,
-                      learner=SimpleNamespace(model=None), settings=MCTSSettings(max_steps=2), dpo=DPOSettings(),
-                      rewards=None)
+    cfg = build_rl_config({"mcts": {"max_steps": 2}}, "rl_config")
+    setup = MCTSSetup(job=job, run=RunDir(tmp_path, "lost"), mode=None, cfg=cfg, sampler=None,
+                      learner=SimpleNamespace(model=None))
     rollouts = Lost()
     with pytest.raises(HaloError, match="3 of 3 searches failed.*rollout worker lost"):
         await train_mcts_ray(setup, resolve_tasks(TASKS, "local", None), rollouts)
