@@ -157,3 +157,39 @@ async def test_a_connection_dropped_under_a_state_read_is_tried_once_more(famili
         assert len(drops) == 2
     finally:
         await env.close()
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("name", ["gomail.label", "gomail.reply", "gomail.send"])
+async def test_progress_rises_along_the_oracle_as_its_fields_are_typed(name, families_pool, family_site_urls):
+    """The multi-step families' subgoals (a form open, a field typed right, read from the page) pay progress before
+    anything is sent: along the oracle it never falls and it reaches 1 with the goal; the same steps with the wrong
+    text do not reach it. The grade itself reads the site's state only."""
+    from site_helpers import Driver
+
+    from halo.env.env import BrowserEnv
+    from halo.tasks.families import family_task, progress_of
+
+    inst = get_family(name).instance(3)
+    env = BrowserEnv(families_pool, max_steps=12)
+    task = family_task(inst, family_site_urls)
+    try:
+        d = Driver(env, await env.reset(task))
+        seen = [progress_of(task, await env.finish_json(), d.obs)]
+        step = d.step
+
+        async def recording(action):
+            res = await step(action)
+            seen.append(progress_of(task, await env.finish_json(), d.obs))
+            return res
+
+        d.step = recording
+        await ORACLES[name](d, inst.params)
+        assert seen == sorted(seen) and seen[-1] == 1.0, seen
+        assert len(set(seen[:-1])) >= 3, seen  # the form opening and a typed field paid before the last step
+        d = Driver(env, await env.reset(task))
+        await ORACLES[name](d, {**inst.params, **{k: "zzz" for k in ("label", "message", "subject", "body")
+                                                   if k in inst.params}})
+        assert progress_of(task, await env.finish_json(), d.obs) < 1.0
+    finally:
+        await env.close()

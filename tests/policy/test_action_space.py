@@ -97,3 +97,35 @@ def test_go_back_is_offered_only_where_it_can_go_back():
     assert '"go_back"' not in schema and '"click"' in schema and '"send_msg_to_user"' in schema
     only_back = dataclasses.replace(TINY, actions=("go_back",))
     assert '"go_back"' in json.dumps(page_schema(first, only_back))  # never an empty action space
+
+
+def test_typed_text_is_a_choice_among_the_goals_phrases_and_the_pages_controls():
+    """``text: goal+page``: a value is a phrase of the goal (quoted strings first) or the name of a visible control;
+    a select takes one such option; a key to press is Enter, Tab or Escape (not text to spell)."""
+    import dataclasses
+    import json
+
+    from halo.policy.action_space import text_choices
+
+    obs = _obs('Send Lisa an email with the subject "Budget" saying "See you at 3 PM."')
+    assert text_choices(obs, "goal", 24)[:2] == ["Budget", "See you at 3 PM."]
+    page = text_choices(obs, "goal+page", 24)
+    assert {"Inbox", "Compose", "Search"} <= set(page) and "Mail" not in page and "Far below" not in page
+    cfg = dataclasses.replace(TINY, text="goal+page", actions=("fill", "select_option", "press"))
+    schema = page_schema(obs, cfg)
+    by_action = {c["properties"]["arguments"]["properties"]["action"]["const"]: c["properties"]["arguments"]
+                 for c in schema["anyOf"]}
+    assert by_action["fill"]["properties"]["value"]["enum"] == page
+    assert by_action["select_option"]["properties"]["options"]["maxItems"] == 1
+    assert by_action["press"]["properties"]["key"] == {"type": "string", "enum": ["Enter", "Tab", "Escape"]}
+    free = page_schema(obs, dataclasses.replace(cfg, text="free"))
+    assert '"enum": ["Enter"' not in json.dumps(free)  # free text keeps a free key
+
+
+def test_the_typed_text_mode_fits_its_longest_reply():
+    from halo.policy.modes import get_mode
+
+    m = get_mode("tiny_text")
+    pr = m.prompt_config()
+    assert {"fill", "select_option", "press"} <= set(pr.actions) and pr.text_max_chars >= 43  # gomail.send's bodies
+    assert check_fits(pr, m.decoding_config().max_tokens) <= m.decoding_config().max_tokens

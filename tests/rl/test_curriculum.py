@@ -53,7 +53,7 @@ def test_auto_uses_the_curriculum_only_for_families():
     assert isinstance(make_sampler(fam_tasks("a.x"), "off"), RoundRobin)
     with pytest.raises(ConfigError, match="not a family instance"):
         make_sampler([T("v2.gomail-1")], "on")
-    with pytest.raises(ConfigError, match="auto, on or off"):
+    with pytest.raises(ConfigError, match="auto, on, off or ladder"):
         make_sampler(fam_tasks("a.x"), "sometimes")
 
 
@@ -74,3 +74,19 @@ def test_gigpo_step_advantage_within_anchor_states():
     assert adv[0][1] == pytest.approx(ep[0]) and adv[1][1] == pytest.approx(ep[1])  # unshared states: no step term
     none = gigpo_advantages([[1.0], [0.0]], [[None], [None]], gamma=1.0)
     assert none == [[0.5], [-0.5]]
+
+
+def test_a_ladder_opens_its_rungs_in_the_task_lists_order_as_each_is_learned():
+    from halo.rl.curriculum import CurriculumSettings, Ladder
+
+    tasks = [*fam_tasks("z.first"), *fam_tasks("a.second"), *fam_tasks("m.top")]  # not alphabetical: the list's
+    lad = make_sampler(tasks, "ladder", CurriculumSettings(window=8, unlock=0.5, review=0.3), seed=1)
+    assert isinstance(lad, Ladder) and lad.families == ["z.first", "a.second", "m.top"]
+    assert {t.family for t in lad.draw(40, 0)} == {"z.first"}  # only the lowest rung at first
+    lad.record(tasks[0], [True, False, False])  # 3 episodes: fewer than half a window, nothing opens
+    assert lad.open == 1
+    lad.record(tasks[0], [True, True, True])  # 4 of 6 succeed: the second rung opens, not the third
+    assert lad.open == 2 and lad.weights() == {"z.first": 0.3, "a.second": 0.7, "m.top": 0.0}
+    assert {t.family for t in lad.draw(200, 1)} == {"z.first", "a.second"}
+    lad.record(tasks[5], [False] * 8)
+    assert lad.open == 2 and lad.state()["m.top"]["open"] is False

@@ -7,8 +7,10 @@ through an interface where every reply is a valid action on this page (``PromptC
   inside the viewport); the element enum holds only those ids, so a click always lands on something real;
 - ``single_tool``: every action under the ``browser`` tool, so the first free choice is the action (with Qwen's
   separate message tool a random policy ends most episodes at once: measured 75% of first replies);
-- ``text``: ``free`` (bounded by ``text_max_chars``) or ``goal``: text arguments are phrases of the goal (quoted
-  strings and short word spans), so typing is a choice a tiny policy can learn rather than free generation.
+- ``text``: ``free`` (bounded by ``text_max_chars``), ``goal`` (text arguments are phrases of the goal: quoted
+  strings and short word spans) or ``goal+page`` (those, then the names of the visible controls), so typing the right
+  recipient or title is a choice a tiny policy can learn rather than a string it must spell; with a choice of text,
+  a key to press is one of ``grammar.PRESS_KEYS``.
 ``max_reply_bytes`` bounds a constrained reply; a mode whose bound exceeds ``max_tokens`` is refused at start-up
 (a token is at least one byte), so no constrained reply is ever cut off.
 """
@@ -26,7 +28,7 @@ INTERACTIVE_ROLES = frozenset({
     "menuitemcheckbox", "menuitemradio", "tab", "switch", "slider", "spinbutton", "treeitem", "clickable",
     "gridcell", "row"})
 ELEMENT_FILTERS = ("all", "interactive", "visible")
-TEXT_SOURCES = ("free", "goal")
+TEXT_SOURCES = ("free", "goal", "goal+page")
 ID_BYTES = 6  # element ids are counters ("1".."999999"): the bound assumes at most this many digits
 MAX_PHRASE_WORDS = 4
 MAX_PHRASES = 48
@@ -70,6 +72,26 @@ def goal_phrases(goal: str, max_chars: int) -> list[str]:
     return out or [goal[:max_chars] or "done"]
 
 
+def text_choices(obs: Observation, source: str, max_chars: int) -> list[str]:
+    """What a text argument may be under ``text: goal`` (the goal's phrases) or ``goal+page`` (then the names of the
+    page's visible controls, each at most ``max_chars`` long; at most ``MAX_PHRASES`` more)."""
+    out = goal_phrases(obs.goal, max_chars)
+    if source == "goal+page":
+        seen = set(out)
+        vw, vh = obs.viewport
+        extra = 0
+        for el in sorted(obs.elements.values(), key=lambda e: (len(e.id), e.id)):
+            name = " ".join((el.name or "").split())
+            if (name and len(name) <= max_chars and name not in seen and el.role in INTERACTIVE_ROLES
+                    and _in_view(el, vw, vh)):
+                seen.add(name)
+                out.append(name)
+                extra += 1
+                if extra >= MAX_PHRASES:
+                    break
+    return out
+
+
 def page_schema(obs: Observation | None, cfg: Any) -> dict[str, Any]:
     """The action schema for this page under the prompt config ``cfg`` (what the grammar holds a reply to).
     ``obs=None`` gives the page-independent schema (the prompt's tool list, the start-up bound)."""
@@ -79,8 +101,8 @@ def page_schema(obs: Observation | None, cfg: Any) -> dict[str, Any]:
     if obs is not None and (cfg.include_axtree or cfg.elements != "all"):
         ids = allowed_elements(obs, cfg.elements)
     text = None
-    if cfg.text == "goal" and obs is not None:
-        text = goal_phrases(obs.goal, cfg.text_max_chars)
+    if cfg.text != "free" and obs is not None:
+        text = text_choices(obs, cfg.text, cfg.text_max_chars)
     include = cfg.include_axtree or cfg.elements != "all"
     actions = cfg.actions
     if obs is not None and not obs.can_go_back and actions and len(actions) > 1:
@@ -126,7 +148,7 @@ def bound_schema(cfg: Any) -> dict[str, Any]:
     from halo.policy.grammar import action_json_schema
 
     include = cfg.include_axtree or cfg.elements != "all"
-    text = ["x" * cfg.text_max_chars] if cfg.text == "goal" else None
+    text = ["x" * cfg.text_max_chars] if cfg.text != "free" else None
     return action_json_schema(include_elements=include, element_ids=["9" * ID_BYTES] if include else None,
                               actions=cfg.actions, text_choices=text, text_max=cfg.text_max_chars,
                               single_tool=cfg.single_tool)

@@ -20,6 +20,7 @@ BROWSER_TOOL = "browser"
 MESSAGE_TOOL = "send_msg_to_user"
 TOOL_NAMES = (COMPUTER_TOOL, BROWSER_TOOL, MESSAGE_TOOL)
 NAV_ACTIONS = ("goto", "go_back")
+PRESS_KEYS = ("Enter", "Tab", "Escape")  # the keys a mode with a choice of text may press
 MESSAGE_HELP = "Send the final message to the user (the answer, or that the task is done); ends the task, graded."
 
 _COORD = {"type": "array", "items": {"type": "integer", "minimum": 0, "maximum": COORD_MAX}, "minItems": 2,
@@ -84,6 +85,10 @@ def _args_schema(action: str, element_ids: Iterable[str] | None, with_action: bo
             props[k] = _text(text_choices, text_max)
         elif v.get("items") == _TEXT:
             v["items"] = _text(text_choices, text_max)
+            if text_choices:  # a choice of text: one option at a time (a learnable choice, a bounded reply)
+                v["maxItems"] = 1
+        elif text_choices and action == "press" and k == "key":  # a choice of text: a choice of key too
+            props[k] = {"type": "string", "enum": list(PRESS_KEYS)}
     if with_action:
         props = {"action": {"const": action}, **props}
         required = ("action", *required)

@@ -70,9 +70,12 @@ class GRPOSettings:
     save_episodes: Literal["sample", "all", "best_worst", "none"] = "sample"
     save_group_every: AtLeast1 = 5  # "sample": every episode of an iteration's first group every this many iterations
     update_epochs: AtLeast1 = 1  # optimizer steps on each iteration's samples (GRPO's mu; >1 makes the ratio clip bite)
-    # auto: learning-progress sampling when every task is a family instance; on | off
-    curriculum: Literal["auto", "on", "off"] = "auto"
+    # auto: learning-progress sampling when every task is a family instance; on | off; ladder: the families as
+    # rungs in the task list's order, the next opened when the frontier succeeds ladder_unlock (rl/curriculum.py)
+    curriculum: Literal["auto", "on", "off", "ladder"] = "auto"
     curriculum_window: AtLeast1 = 32  # recent episodes per family estimating its success
+    ladder_unlock: Fraction = 0.5  # ladder: the frontier's recent success that opens the next rung
+    ladder_review: Fraction = 0.3  # ladder: the share of draws the rungs below the frontier take
     refill_zero_variance: NonNegativeInt = 0  # extra groups replacing zero-variance ones (DAPO dynamic sampling)
     max_error_share: Fraction = 0.5  # an iteration with more errored episodes than this share stops the run (1: never)
     episode_timeout_s: Positive = 900.0  # wall-clock deadline of one episode (rl_config: episode.episode_timeout_s)

@@ -5,6 +5,11 @@ zero-variance groups and no gradient. The curriculum (as WebRL's self-evolving c
 samplers do) draws a family with weight ``p * (1 - p) + floor``, ``p`` its recent success rate over the last
 ``window`` episodes (0.5 until it has any, so every family is tried early), then one of its training instances at
 random. The trainer refills groups that came back with zero variance (DAPO's dynamic sampling).
+
+A **ladder** (``curriculum: ladder``) orders the families as the task list names them, from one step up to a
+REAL-length one, and climbs it: at first only the lowest rung is drawn; the next rung opens once the highest open
+one succeeds ``unlock`` of its last ``window`` episodes (at least half a window seen). The highest open rung (the
+frontier) takes ``1 - review`` of the draws, the rungs below share ``review`` so that what was learned is kept.
 """
 
 from __future__ import annotations
@@ -22,6 +27,8 @@ from halo.errors import ConfigError
 class CurriculumSettings:
     window: int = 32  # recent episodes per family that estimate its success rate
     floor: float = 0.02  # every family keeps this weight (mastered families are revisited, unseen ones tried)
+    unlock: float = 0.5  # ladder: the frontier's recent success that opens the next rung
+    review: float = 0.3  # ladder: the share of draws the rungs below the frontier take
 
     def __post_init__(self) -> None:
         if self.window < 1:
@@ -104,11 +111,44 @@ class Curriculum:
         return {f: {"success": self.success(f), "weight": round(w[f], 4)} for f in self.families}
 
 
+class Ladder(Curriculum):
+    """The families as rungs, in the order the tasks name them; see the module doc."""
+
+    def __init__(self, tasks: Sequence[Any], settings: CurriculumSettings | None = None, seed: int = 0):
+        super().__init__(tasks, settings, seed)
+        self.families = list(dict.fromkeys(t.family for t in tasks))  # the task list's order, not sorted
+        self.open = 1
+
+    def _climb(self) -> None:
+        while self.open < len(self.families):
+            recent = self.recent[self.families[self.open - 1]]
+            if len(recent) < max(1, self.s.window // 2) or statistics.fmean(recent) < self.s.unlock:
+                break
+            self.open += 1
+
+    def weights(self) -> dict[str, float]:
+        below = self.open - 1
+        out = {f: 0.0 for f in self.families}
+        out[self.families[below]] = 1.0 - (self.s.review if below else 0.0)
+        for f in self.families[:below]:
+            out[f] = self.s.review / below
+        return out
+
+    def record(self, task: Any, successes: Sequence[bool]) -> None:
+        super().record(task, successes)
+        self._climb()
+
+    def state(self) -> dict[str, Any]:
+        return {f: {**v, "open": i < self.open} for i, (f, v) in enumerate(super().state().items())}
+
+
 def make_sampler(tasks: Sequence[Any], mode: str, settings: CurriculumSettings | None = None, seed: int = 0):
-    """``mode``: ``auto`` (the curriculum when every task is a family instance), ``on`` or ``off``."""
-    if mode not in ("auto", "on", "off"):
-        raise ConfigError(f"curriculum must be auto, on or off, got {mode!r}")
+    """``mode``: ``auto`` (the curriculum when every task is a family instance), ``on``, ``off`` or ``ladder``."""
+    if mode not in ("auto", "on", "off", "ladder"):
+        raise ConfigError(f"curriculum must be auto, on, off or ladder, got {mode!r}")
     families = bool(tasks) and all(getattr(t, "family", "") for t in tasks)
+    if mode == "ladder":
+        return Ladder(tasks, settings, seed)
     if mode == "on" or (mode == "auto" and families):
         return Curriculum(tasks, settings, seed)
     return RoundRobin(tasks, seed)

@@ -152,8 +152,9 @@ class GRPOTrainer:
         self.env_kwargs = env_kwargs or {}
         self.tracker = tracker  # halo.runtime.tracking.Tracker: --log wandb|tensorboard beside metrics.jsonl
         self.rollouts = rollouts  # runtime.ray.rollouts.RayRollouts: groups run on Ray workers (--ray), not local envs
-        self.sampler = make_sampler(self.tasks, settings.curriculum, CurriculumSettings(settings.curriculum_window),
-                                    settings.seed)
+        self.sampler = make_sampler(self.tasks, settings.curriculum,
+                                    CurriculumSettings(settings.curriculum_window, unlock=settings.ladder_unlock,
+                                                       review=settings.ladder_review), settings.seed)
         self.replay = SelfImitation(settings.self_imitation, settings.self_imitation_capacity,
                                     settings.curriculum_window, settings.seed) if settings.self_imitation else None
         if settings.explore:

@@ -7,9 +7,10 @@ every training instance whose checks all pass on the ``/finish`` state after one
 message left empty, so answer-checked families never match). The episode up to the first step that reached it is
 kept (HER's "future" goals: a multi-step episode that passed through another goal's state and wandered on still
 achieved it), with its goal replaced and its prompts rebuilt, as a success of that instance for self-imitation's
-replay: the agent's own experience read against another goal, never a demonstration. Only replies without typed
-text are relabelled (a ``text: goal`` grammar allows the goal's phrases, which another goal need not contain);
-held-out (test) instances are never a target.
+replay: the agent's own experience read against another goal, never a demonstration. A reply that typed text is
+relabelled only where the new goal's grammar allows the same text (under ``text: goal``, one of its phrases: a
+label typed for one goal is the success of the goal that quotes that label); held-out (test) instances are never a
+target.
 """
 
 from __future__ import annotations
@@ -46,6 +47,22 @@ def achieved(family: str, index: int, state: dict[str, Any], rng: random.Random,
     return out
 
 
+def _typed_allowed(action: Any, obs: Any, policy: Any) -> bool:
+    """Whether the text an action typed (a message, a field's value, an option) is one the new goal's grammar also
+    allows: a phrase of that goal under ``text: goal`` (never under free text: the replay's mask is the goal's)."""
+    typed = [v for v in (getattr(action, "text", None), getattr(action, "value", None)) if v]
+    typed += [v for v in (getattr(action, "options", None) or ()) if v]
+    if not typed:
+        return True
+    cfg = getattr(policy, "prompt_config", None)
+    if cfg is None or cfg.text == "free":
+        return False
+    from halo.policy.action_space import text_choices
+
+    allowed = set(text_choices(obs, cfg.text, cfg.text_max_chars))
+    return all(v in allowed for v in typed)
+
+
 def relabel(episode: Any, inst: Any, policy: Any, upto: int | None = None) -> Any | None:
     """``episode`` (its first ``upto`` steps, all by default) as a successful episode of ``inst``: each step's
     observation gets the new goal, its prompt is rebuilt by ``policy`` and its grammar key recomputed; None where a
@@ -55,9 +72,11 @@ def relabel(episode: Any, inst: Any, policy: Any, upto: int | None = None) -> An
     steps = []
     for st in episode.steps[:upto]:
         action = st.sample.action
-        if st.prompt is None or not st.sample.token_ids or action is None or getattr(action, "text", None):
+        if st.prompt is None or not st.sample.token_ids or action is None:
             return None
         obs = dataclasses.replace(st.obs, goal=inst.goal, task_id=inst.id)
+        if not _typed_allowed(action, obs, policy):
+            return None
         sample = dataclasses.replace(st.sample, prompt_tokens=None)  # the sampler never read this prompt
         if sample.grammar is not None:
             sample = dataclasses.replace(sample, grammar=policy.grammar_key(obs))

@@ -144,7 +144,7 @@ async def _run_episode(ep: Episode, env: Any, policy: PolicyBackend, task: Any, 
             rewards = DenseRewardCalculator(reward_config)
             match_capture(env, policy)
             obs = await env.reset(task)
-            rewards.set_progress(await _progress(env, task))  # the potential of the start state: only changes pay
+            rewards.set_progress(await _progress(env, task, obs))  # the start state's potential: only changes pay
         else:
             rewards = copy.deepcopy(start.rewards)
             obs = start.snapshot.obs if start.here else await env.restore(start.snapshot)
@@ -204,7 +204,8 @@ async def act(env: Any, task: Any, obs: Observation, prompt: Prompt | None, samp
         if res.info.grade is not None:
             graded, success, real_reward = True, res.info.grade.success, res.info.grade.reward
             details = list(res.info.grade.details)
-    progress, state = await _family_state(env, task) if sample.action is not None and not errored else (None, None)
+    progress, state = (await _family_state(env, task, next_obs) if sample.action is not None and not errored
+                       else (None, None))
     r = rewards.compute_reward(obs, sample.action, next_obs, task, done, success, progress)
     step = Step(index=index, obs=obs, prompt=prompt, sample=sample, reward=r, next_url=next_obs.url,
                 error=info_err, timings=timings, state_key=state_key)
@@ -220,9 +221,10 @@ def match_capture(env: Any, policy: Any) -> None:
         env.screenshot_max_pixels = cfg.max_pixels
 
 
-async def _family_state(env: Any, task: Any) -> tuple[float | None, dict[str, Any] | None]:
-    """A task family's progress (share of its checks passing on the site's state) and that ``/finish`` state, else
-    (None, None)."""
+async def _family_state(env: Any, task: Any, page: Observation | None = None
+                        ) -> tuple[float | None, dict[str, Any] | None]:
+    """A task family's progress (share of its checks, and of its subgoals on ``page``, passing on the site's
+    state) and that ``/finish`` state, else (None, None)."""
     if not getattr(task, "family", "") or not hasattr(env, "finish_json"):
         return None, None
     state = await env.finish_json()
@@ -230,12 +232,12 @@ async def _family_state(env: Any, task: Any) -> tuple[float | None, dict[str, An
         return None, None
     from halo.tasks.families import progress_of
 
-    return progress_of(task, state), state
+    return progress_of(task, state, page), state
 
 
-async def _progress(env: Any, task: Any) -> float | None:
-    """A task family's progress after the step (share of its checks passing on the site's state), else None."""
-    return (await _family_state(env, task))[0]
+async def _progress(env: Any, task: Any, page: Observation | None = None) -> float | None:
+    """A task family's progress (see ``_family_state``), else None."""
+    return (await _family_state(env, task, page))[0]
 
 
 def _with_error(obs: Observation, error: str, step: int) -> Observation:

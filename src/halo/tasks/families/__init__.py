@@ -15,7 +15,7 @@ import re
 from typing import Any
 
 from halo.errors import ConfigError, TaskNotFoundError
-from halo.tasks.families.base import FAMILIES, Family, Instance
+from halo.tasks.families.base import FAMILIES, Family, Finish, Instance
 from halo.tasks.types import Grade, Task, default_local_urls
 
 _SPEC = re.compile(r"^(?P<fam>families|[a-z]+\.(?:\*|[a-z0-9_]+))(?:@(?P<split>train|test|all))?(?::(?P<n>\d+))?$")
@@ -85,11 +85,18 @@ def resolve_family_spec(ref: str, site_urls: dict[str, str] | None = None) -> li
     return [family_task(i, site_urls) for f in fams for i in f.instances(split, limit)]
 
 
-def progress_of(task: Any, finish_state: dict[str, Any]) -> float:
-    """The share of the instance's checks that pass on this state (the family's progress potential, 0..1). Checks
-    on the final message are left out: they cannot pass before it is sent."""
+def progress_of(task: Any, finish_state: dict[str, Any], page: Any = None) -> float:
+    """The share of the instance's checks, and of its subgoals on ``page`` (the observation after the step, where
+    given), that pass on this state: the family's progress potential, 0..1. Checks on the final message are left
+    out: they cannot pass before it is sent."""
     fam = get_family(task.family)
-    checks = [c for c in fam.grade(finish_state, fam.instance(task.index).params, "") if c.name != "answer"]
+    params = fam.instance(task.index).params
+    checks = [c for c in fam.grade(finish_state, params, "") if c.name != "answer"]
+    if page is not None:
+        try:
+            checks += fam.subgoals(Finish(finish_state), params, page)
+        except Exception:  # noqa: BLE001 - a page or state the agent made; a subgoal that cannot be read is not met
+            pass
     return sum(c.passed for c in checks) / len(checks) if checks else 0.0
 
 

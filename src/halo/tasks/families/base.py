@@ -104,6 +104,18 @@ class Family:
     def check(self, finish: Finish, params: dict[str, Any]) -> list[Check]:
         raise NotImplementedError
 
+    # ---- optional
+    def subgoals(self, finish: Finish, params: dict[str, Any], page: Any) -> list[Check]:
+        """Steps toward the goal the site's state cannot show yet (a form open, a field of it typed right), read from
+        the page after a step (``page``: the env's ``Observation``). Each must also pass once the goal's own checks
+        do (the form is gone then), so that progress never falls at the last step. Counted in the family's progress
+        (the dense reward) only, never in its grade."""
+        return []
+
+    def typed(self, params: dict[str, Any]) -> tuple[str, ...]:
+        """The values a solution types (a subject, a message, a query): typed-value accuracy is measured on them."""
+        return ()
+
     # ---- shared
     @property
     def size(self) -> int:
@@ -164,6 +176,14 @@ def register(cls: type[Family]) -> type[Family]:
 # ---------------------------------------------------------------- helpers graders share
 def first(items: Sequence[Any], pred: Callable[[Any], bool]) -> Any:
     return next((x for x in items if pred(x)), None)
+
+
+def field_value(page: Any, name: str) -> str | None:
+    """The value of the page's text field named ``name`` (case-insensitive), None where the page has none."""
+    for el in getattr(page, "elements", {}).values():
+        if el.role in ("textbox", "searchbox", "combobox") and (el.name or "").strip().lower() == name.lower():
+            return el.value or ""
+    return None
 
 
 def norm(text: Any) -> str:

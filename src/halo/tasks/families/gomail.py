@@ -16,7 +16,7 @@ from typing import Any
 
 from halo.sites.gomail import mailbox as mb
 from halo.sites.gomail.seed import TODAY, USER, contacts, seed
-from halo.tasks.families.base import Check, Family, Finish, norm, register
+from halo.tasks.families.base import Check, Family, Finish, field_value, norm, register
 
 _SEED = seed()
 _EMAILS: dict[str, dict[str, Any]] = mb.emails(_SEED)
@@ -102,8 +102,13 @@ def _addr_list(v: Any) -> list[str]:
     return [str(x).strip().lower() for x in (v or []) if str(x).strip()] if isinstance(v, list) else []
 
 
+def _plain(text: str) -> str:
+    """Text as the checks compare it: words only, case and spacing ignored."""
+    return norm(re.sub(r"[^\w\s']", " ", text))
+
+
 def _body(e: dict[str, Any]) -> str:
-    return norm(re.sub(r"[^\w\s']", " ", mb.text_of(e.get("content", ""))))
+    return _plain(mb.text_of(e.get("content", "")))
 
 
 def _contains(haystack: str, phrase: str) -> bool:
@@ -243,6 +248,10 @@ _ORGS = ["GitHub", "LinkedIn", "Slack", "Amazon", "Zendesk", "Acme", "Globex", "
          "Asana", "Capital One", "Dropbox", "Uber", "Spotify", "Netflix", "Pinterest", "Bank of America"]
 
 
+LABEL_FIELD = "Please enter a new label name:"  # the new-label dialog's text field
+BODY_FIELD = "Message Body"  # the compose window's and the reply box's body
+
+
 @register
 class CreateLabel(Family):
     """REAL's gomail-16 with other names: topics, the companies and the people of the mailbox."""
@@ -267,6 +276,15 @@ class CreateLabel(Family):
         made = [v.get("label") for v in (node.values() if isinstance(node, dict) else node) if isinstance(v, dict)]
         return [Check("label created", [norm(m) for m in made] == [norm(p["label"])], f"created {made}"),
                 untouched_except(f, set())]
+
+    def subgoals(self, f, p, page):
+        done = self.check(f, p)[0].passed
+        typed = field_value(page, LABEL_FIELD)
+        return [Check("label dialog open", done or typed is not None),
+                Check("label name typed", done or norm(typed) == norm(p["label"]), f"field holds {typed!r}")]
+
+    def typed(self, p):
+        return (p["label"],)
 
 
 REPLIES = ["Sounds good, thanks!", "I will get back to you tomorrow.", "Count me in.", "Thanks, I'll take a look.",
@@ -299,6 +317,15 @@ class Reply(Family):
                       f"to {r.get('to')}"),
                 Check("message", _contains(_body(r), p["message"]), f"body {_body(r)[:80]!r}"),
                 untouched_except(f, set(), new_mail=True)]
+
+    def subgoals(self, f, p, page):
+        sent = bool(sent_emails(f))
+        body = field_value(page, BODY_FIELD)
+        return [Check("reply box open", sent or body is not None),
+                Check("message typed", sent or _contains(_plain(body or ""), p["message"]), f"body holds {body!r}")]
+
+    def typed(self, p):
+        return (p["message"],)
 
 
 # ---------------------------------------------------------------- REAL-like
@@ -343,3 +370,16 @@ class SendEmail(Family):
                 Check("subject", norm(e.get("subject")) == norm(p["subject"]), f"subject {e.get('subject')!r}"),
                 Check("message", _contains(_body(e), p["body"]), f"body {_body(e)[:80]!r}"),
                 untouched_except(f, set(), new_mail=True)]
+
+    def subgoals(self, f, p, page):
+        sent = sent_emails(f)
+        e = sent[0] if len(sent) == 1 else None
+        subject, body = field_value(page, "Subject"), field_value(page, BODY_FIELD)
+        return [Check("compose open", bool(sent) or subject is not None),
+                Check("subject typed", (e is not None and norm(e.get("subject")) == norm(p["subject"]))
+                      or norm(subject) == norm(p["subject"]), f"subject field holds {subject!r}"),
+                Check("message typed", (e is not None and _contains(_body(e), p["body"]))
+                      or _contains(_plain(body or ""), p["body"]), f"body holds {body!r}")]
+
+    def typed(self, p):
+        return (p["subject"], p["body"], p["name"].split()[0])
