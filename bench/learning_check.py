@@ -8,12 +8,17 @@ Per-iteration curves (train success, mean return, zero-variance share, per-famil
 numbers go to bench/results/<out>.json and a plot beside it.
 
 Targets (issue 11): a one-step family from its random rate to >= 80% within 10 CPU-minutes per seed, on 3 of 3
-seeds; a 2-4-step family +30 points within 20 CPU-minutes. Success is measured as the policy samples (temperature
-1, as it trains); greedy success (temperature 0: each step's most likely reply) is reported beside it, before and
-after, and is not the target's measure.
+seeds; a 2-4-step family +30 points within 20 CPU-minutes. A ladder (issue 40: ``--curriculum ladder`` over several
+families, lowest rung first, ``--mode tiny_text`` for typed text): the top rung (the last family, ``top_family``)
+from ~0% to >= 30% sampled success on train instances within 60 CPU-minutes, 3 of 3 seeds; success per family
+after training (``per_family_after``) and the share of typed values that are right (``typed``) beside it. Success
+is measured as the policy samples (temperature 1, as it trains); greedy success (temperature 0: each step's most
+likely reply) is reported beside it, before and after, and is not the target's measure.
 
 Run: .venv/bin/python bench/learning_check.py --family omnizon.department --budget-min 10 \
          --out learning_1step_end_on_success.json
+     .venv/bin/python bench/learning_check.py --family gomail.open,gomail.label,gomail.reply,gomail.send \
+         --curriculum ladder --mode tiny_text --max-steps 8 --budget-min 60 --out learning_ladder_gomail.json
 """
 
 from __future__ import annotations
@@ -53,16 +58,48 @@ class Budget(Exception):
     """Raised from the iteration callback when the CPU budget is spent."""
 
 
+def typed_values(step) -> list[str]:
+    """What a step's action typed into the page: a field's value, typed text, a select's options (not a click, not
+    the final message)."""
+    a = step.sample.action
+    if a is None or a.name == "send_msg_to_user":
+        return []
+    return [v for v in (getattr(a, "value", None), getattr(a, "text", None), *(getattr(a, "options", None) or ()))
+            if isinstance(v, str) and v]
+
+
+def typed_right(task, episode) -> tuple[int, int]:
+    """(typed values, right ones) of an episode: right when the value is one the instance's solution types
+    (``Family.typed``: a subject, a message, a label; case and spacing ignored)."""
+    from halo.tasks.families import get_family
+    from halo.tasks.families.base import norm
+
+    fam = get_family(task.family)
+    want = {norm(v) for v in fam.typed(fam.instance(task.index).params)}
+    vals = [v for st in episode.steps for v in typed_values(st)]
+    return len(vals), sum(norm(v) in want for v in vals)
+
+
 async def success_on(sampler, tasks, episodes: int, max_steps: int, run, temperature: float | None = None) -> dict:
     """Success of one evaluation; ``temperature`` None samples as the policy trains (the target's measure), 0 takes
-    each step's most likely reply (is the policy's mode right, however unsure it is)."""
+    each step's most likely reply (is the policy's mode right, however unsure it is). ``typed``: how many values the
+    episodes typed and how many were right."""
     from halo.jobs.eval import EvalConfig, run_eval
 
+    typed = [0, 0]
+
+    def count(task, ep) -> None:
+        n, ok = typed_right(task, ep)
+        typed[0] += n
+        typed[1] += ok
+
     res = await run_eval(sampler, tasks, EvalConfig(episodes=episodes, parallel=4, max_steps=max_steps,
-                                                    temperature=temperature), run)
+                                                    temperature=temperature), run, on_episode=count)
     m = res.metrics()
     return {"success": m["success_rate"], "episodes": m["episodes"], "errored": m["errored"],
-            "return": m["mean_dense_return"], "validity": m["action_validity"], "per_task": m["per_task"]}
+            "return": m["mean_dense_return"], "validity": m["action_validity"], "per_task": m["per_task"],
+            "typed": {"values": typed[0], "right": typed[1],
+                      "share_right": round(typed[1] / typed[0], 4) if typed[0] else None}}
 
 
 def seen_split(per: dict[str, float], rolled: set[str]) -> dict:
@@ -90,7 +127,9 @@ async def one_seed(a, seed: int, tmp: str) -> dict:
     d = Path(tmp) / f"tiny-seed{seed}"
     if not (d / "config.json").is_file():
         build_tiny_model(d, seed=seed)
-    job = GRPOJob(tasks=[f"{f}@train" for f in a.family.split(",")], mode="tiny", sites="local",
+    families = a.family.split(",")
+    top = families[-1]
+    job = GRPOJob(tasks=[f"{f}@train" for f in families], mode=a.mode, sites="local",
                   run_name=f"learn-seed{seed}", runs_dir=tmp,
                   overrides=(*mode_flags(model=str(d), seed=seed),
                              *flags("grpo", {
@@ -103,7 +142,9 @@ async def one_seed(a, seed: int, tmp: str) -> dict:
                                  "self_imitation": a.self_imitation, "explore": a.explore,
                                  "explore_adapt": a.explore_adapt, "explore_unit": a.explore_unit,
                                  "explore_adapt_own": a.explore_adapt_own, "hindsight": a.hindsight,
-                                 "hindsight_per_episode": a.hindsight_per_episode}),
+                                 "hindsight_per_episode": a.hindsight_per_episode,
+                                 "curriculum": a.curriculum, "ladder_unlock": a.ladder_unlock,
+                                 "family_steps": a.family_steps}),
                              *flags("lora", {"rank": a.lora_rank, "alpha": 2 * a.lora_rank,
                                              "modules_to_save": ["lm_head"] if a.train_head else []})))
     setup = await setup_grpo(job)
@@ -112,10 +153,12 @@ async def one_seed(a, seed: int, tmp: str) -> dict:
     rolled: set[str] = set()  # instances training rolled out (``by_practice`` splits the train evaluation by them)
     try:
         with SitesServer() as urls:
-            test = [t for f in a.family.split(",") for t in resolve_tasks([f"{f}@test:{a.eval_instances}"], "local",
-                                                                          urls)]
-            train_eval = [t for f in a.family.split(",")
-                          for t in resolve_tasks([f"{f}@train:{a.eval_instances}"], "local", urls)]
+            # a ladder is judged on its top rung; its lower rungs' train instances are evaluated after training
+            judged = [top] if a.curriculum == "ladder" else families
+            test = [t for f in judged for t in resolve_tasks([f"{f}@test:{a.eval_instances}"], "local", urls)]
+            train_eval = [t for f in judged for t in resolve_tasks([f"{f}@train:{a.eval_instances}"], "local", urls)]
+            rungs = {f: resolve_tasks([f"{f}@train:{a.eval_instances}"], "local", urls) for f in families
+                     if f not in judged}
 
             async def evaluate(when: str) -> None:
                 """Held-out and train success sampled (``random_*`` before training, ``after_*`` after), then with
@@ -131,6 +174,13 @@ async def one_seed(a, seed: int, tmp: str) -> dict:
                         if when == "after" and split == "train":
                             r["by_practice"] = seen_split(per, rolled)
                         out[f"{key}_{split}"] = r
+                if when == "after":  # every family's success after training, sampled (the lower rungs evaluated now)
+                    out["per_family_after"] = {f: {"success": out["after_train"]["success"],
+                                                   "typed": out["after_train"]["typed"]} for f in judged}
+                    for f, ts in rungs.items():
+                        r = await success_on(setup.sampler, ts, 1, a.max_steps,
+                                             RunDir(setup.run.path, f"eval_after_{f}"))
+                        out["per_family_after"][f] = {"success": r["success"], "typed": r["typed"]}
 
             await evaluate("before")
             print(f"seed {seed}: random policy success test {out['random_test']['success']:.2f} "
@@ -179,6 +229,7 @@ async def one_seed(a, seed: int, tmp: str) -> dict:
     finally:
         await setup.sampler.aclose()
     out["curve"] = hist
+    out["top_family"] = top
     out["instances_rolled_out"] = len(rolled)
     k = max(1, len(hist) // 5)
     out["last_fifth_train_success"] = statistics.fmean(h["success_rate"] for h in hist[-k:]) if hist else 0.0
@@ -266,6 +317,15 @@ def main() -> None:
     p.add_argument("--explore-unit", default="choice", choices=("choice", "reply"),
                    help="draw each choice with --explore's probability, or whole replies (GRPOSettings.explore_unit)")
     p.add_argument("--eval-instances", type=int, default=24, help="held-out and train instances evaluated")
+    p.add_argument("--mode", default="tiny", help="the policy mode (tiny; tiny_text: typed text among the goal's "
+                                                  "phrases)")
+    p.add_argument("--curriculum", default="auto", choices=("auto", "on", "off", "ladder"),
+                   help="ladder: --family's families are rungs, lowest first; the last is judged (top_family)")
+    p.add_argument("--family-steps", action=argparse.BooleanOptionalAction, default=False,
+                   help="a family's training episode takes at most the steps its family needs (1 for a one-step "
+                        "family; GRPOSettings.family_steps)")
+    p.add_argument("--ladder-unlock", type=float, default=0.5,
+                   help="the frontier rung's recent success that opens the next (GRPOSettings.ladder_unlock)")
     p.add_argument("--greedy", action=argparse.BooleanOptionalAction, default=True,
                    help="also evaluate at temperature 0 before and after (reported beside; the target is sampled)")
     p.add_argument("--out", default="learning_check.json", help="file name under bench/results/")
@@ -288,6 +348,7 @@ def main() -> None:
                 out["seeds"].append(asyncio.run(one_seed(a, s, tmp)))
                 path.write_text(json.dumps(out, indent=1))
     out["seeds_reaching_80"] = sum(r["after_train"]["success"] >= 0.8 for r in out["seeds"])
+    out["seeds_reaching_30"] = sum(r["after_train"]["success"] >= 0.3 for r in out["seeds"])
     out["mean_gain_train_points"] = round(100 * statistics.fmean(
         r["after_train"]["success"] - r["random_train"]["success"] for r in out["seeds"]), 1)
     path.write_text(json.dumps(out, indent=1))

@@ -117,3 +117,78 @@ def test_provenance_names_version_commit_and_packages():
     p = provenance()
     assert p["halo_version"] == "0.1.0" and p["packages"]["pydantic"]
     assert p["git_commit"] is None or re.fullmatch(r"[0-9a-f]{40}(\+dirty)?", p["git_commit"])
+
+
+# ---------------------------------------------------------------- what a config text may hold (issue 45, item 1)
+def _laughs(levels: int = 8) -> str:
+    """A "billion laughs" of a few hundred bytes: ``levels`` anchors, each ten uses of the one before (10**levels
+    values expanded), the last used as a value under rewards.milestones."""
+    lines = ["lora:", "  target_modules:", "    - &l0 [a, a, a, a, a, a, a, a, a, a]"]
+    lines += [f"    - &l{i} [" + ", ".join([f"*l{i - 1}"] * 10) + "]" for i in range(1, levels)]
+    lines += ["rewards:", "  milestones:", "    gomail:", f"      - {{name: x, weight: 1, url: *l{levels - 1}}}"]
+    return "\n".join(lines) + "\n"
+
+
+def test_an_alias_bomb_is_refused_in_milliseconds_by_every_reader(tmp_path):
+    """Before: the 8-level bomb took 71 s and 3.8 GB (an error message holding 10**8 values); now every file HALO
+    reads, and --set, refuse it before building anything."""
+    import time
+
+    from halo.config.files import load_yaml
+    from halo.jobs.demo import load_demo_config
+    from halo.policy.modes import load_modes
+    from halo.rl.config import load_rl_config
+
+    bomb = tmp_path / "bomb.yaml"
+    bomb.write_text(_laughs())
+    assert len(bomb.read_bytes()) < 600
+    for load in (load_rl_config, load_modes, load_demo_config):
+        t0 = time.perf_counter()
+        with pytest.raises(ConfigError, match=rf"^{re.escape(str(bomb))}: its aliases expand to more than 100,000 "
+                                              r"values .*billion laughs"):
+            load(bomb)
+        assert time.perf_counter() - t0 < 1.0
+    with pytest.raises(ConfigError, match=r"^--set 'rewards\.milestones=.*': its aliases expand to more than"):
+        parse_set("rewards.milestones={" + ", ".join(
+            [f"l{i}: &l{i} [" + ", ".join(["x" if i == 0 else f"*l{i - 1}"] * 10) + "]" for i in range(7)]) + "}",
+            CONFIG_TARGETS)
+    assert load_yaml("a: &a [1, 2]\nb: [*a, *a]") == {"a": [1, 2], "b": [[1, 2], [1, 2]]}  # aliases as such: fine
+    assert load_modes()["tiny"]  # the shipped modes.yaml uses an anchor and a merge key
+
+
+@pytest.mark.parametrize("text, match", [
+    ("a: &a [*a]", r"an alias inside its own anchor \(line 1\)"),
+    ("a: " + "[" * 200 + "]" * 200, r"nested deeper than 64 levels \(line 1\)"),
+    ("\n".join([f"k{i}: &k{i} [*k{i - 1}]" if i else "k0: &k0 [1]" for i in range(100)]),
+     r"nested deeper than 64 levels once its aliases are expanded"),
+])
+def test_recursive_or_deep_yaml_is_one_clear_error(tmp_path, text, match):
+    from halo.config.files import read_yaml
+
+    f = tmp_path / "c.yaml"
+    f.write_text(text)
+    with pytest.raises(ConfigError, match=rf"^{re.escape(str(f))}: {match}"):
+        read_yaml(f)
+
+
+def test_a_config_file_is_read_up_to_its_bound_whatever_it_is(tmp_path):
+    from halo.config.files import MAX_CONFIG_BYTES, read_yaml
+
+    big = tmp_path / "big.yaml"
+    big.write_text("# " + "x" * MAX_CONFIG_BYTES + "\n")
+    with pytest.raises(ConfigError, match=r"big\.yaml: over 1,048,576 bytes"):
+        read_yaml(big)
+    with pytest.raises(ConfigError, match=r"^/dev/zero: over 1,048,576 bytes"):  # endless: never read whole
+        read_yaml(__import__("pathlib").Path("/dev/zero"))
+    (tmp_path / "bin.yaml").write_bytes(b"a: \xff\xfe\n")
+    with pytest.raises(ConfigError, match=r"bin\.yaml is not UTF-8 text"):
+        read_yaml(tmp_path / "bin.yaml")
+
+
+def test_the_cli_refuses_a_bomb_in_one_line_before_any_run_dir(tmp_path):
+    (tmp_path / "bomb.yaml").write_text(_laughs())
+    r = CliRunner().invoke(app, ["train", "grpo", "--tasks", "gomail.open@train", "--config",
+                                 str(tmp_path / "bomb.yaml"), "--runs-dir", str(tmp_path / "runs")],
+                           env={"COLUMNS": "300"})
+    assert r.exit_code == 2 and "its aliases expand to more than 100,000 values" in r.output, r.output
+    assert len(r.output) < 400 and not (tmp_path / "runs").exists()

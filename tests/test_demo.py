@@ -39,3 +39,20 @@ def test_demo_config_trains_on_a_family_and_evaluates_held_out_instances():
     held = resolve_tasks(cfg.eval_tasks["held-out"], "local", urls)
     assert train and all(t.family and t.split == "train" for t in train)
     assert held and all(t.split == "test" for t in held) and not {t.id for t in held} & {t.id for t in train}
+
+
+def test_the_ladder_demo_climbs_gomails_families_to_sending_an_email():
+    """`halo demo --ladder` (configs/ladder.yaml): the rungs in order from one click to gomail.send (5+ steps,
+    typed text), the ladder curriculum, the typed-text mode, and the top rung's held-out instances evaluated."""
+    from halo.jobs.demo import load_demo_config
+    from halo.rl.config import load_rl_config
+    from halo.tasks.resolve import resolve_tasks
+
+    cfg = load_demo_config(ladder=True)
+    assert [t.split("@")[0] for t in cfg.tasks] == ["gomail.open", "gomail.label", "gomail.reply", "gomail.send"]
+    assert cfg.mode == "tiny_text" and cfg.grpo["curriculum"] == "ladder"
+    rl = load_rl_config(overrides=cfg.overrides("models/tiny"))  # the demo's keys are rl_config's own
+    assert rl.grpo.curriculum == "ladder" and rl.grpo.max_steps >= 6
+    urls = {s: "http://127.0.0.1:1" for s in ("gomail", "gocalendar", "omnizon", "zilloft")}
+    held = resolve_tasks(cfg.eval_tasks["top-held-out"], "local", urls)
+    assert held and all(t.family == "gomail.send" and t.split == "test" for t in held)

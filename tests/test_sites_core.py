@@ -180,3 +180,55 @@ def test_site_ports_are_held_from_the_pick_until_the_server_serves():
         with socket.socket() as again:  # gomail's port was released with the error
             again.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
             again.bind(("127.0.0.1", base + 1))
+
+
+# ---------------------------------------------------------------- what one session may store (issue 45, item 6)
+async def _note(request: Request):
+    """Stores the body ``times`` times (a page that copies what it is sent into several places of its state)."""
+    s = session_of(request)
+    body = (await request.body()).decode()
+    with s.lock:
+        times = int(request.query_params.get("times", "1"))
+        s.state.setdefault("notes", []).extend(f"{i}:{body}" for i in range(times))
+    return JSONResponse({"notes": len(s.state["notes"])})
+
+
+NOTES = SiteSpec(name="notes", seed=lambda task_id: {"notes": []},
+                 differences=lambda a, b: {"notes": {"added": b["notes"][len(a["notes"]):]}},
+                 routes=[Route("/api/note", _note, methods=["POST"])])
+
+
+def test_a_session_stores_at_most_its_bound_and_says_so_with_413():
+    """Before: 120 posts of 1 MB to /submit on one cookie took the server from 81 to 197 MB, and GoMail's send
+    stored 900 KB bodies (the next /finish: 105 MB in 4.2 s). Now what a session stores past its seed is bounded on
+    every route at once; a request past the bound gets 413, stores nothing, and /finish stays small and fast."""
+    from halo.sites.core import MAX_SESSION_BYTES
+
+    with SitesServer([NOTES]) as urls, httpx.Client(base_url=urls["notes"]) as c:
+        c.get("/config", params={"task_id": "v2.notes-1"}).raise_for_status()
+        big = c.post("/submit", content=b"x" * ((1 << 20) - 1000))
+        assert big.status_code == 413 and "over the 262,144-byte limit of one session; nothing was stored" in \
+            big.json()["error"] and "/config" in big.json()["fix"]
+        codes = [c.post("/submit", content=b"y" * 20_000).status_code for _ in range(30)]
+        assert codes[:10] == [200] * 10 and codes[-1] == 413 and set(codes) == {200, 413}
+        kept = codes.count(200)
+        assert c.get("/submit", params={"retrieved_answer": "z" * 30_000}).status_code == 413  # a query: the same
+        # a request that stores more than it brings (three copies of 100 KB) is rolled back whole
+        c.get("/config", params={"task_id": "v2.notes-2"}).raise_for_status()
+        r = c.post("/api/note", params={"times": 3}, content=b"n" * 100_000)
+        assert r.status_code == 413 and "nothing was stored" in r.json()["error"]
+        assert c.get("/finish.json").json()["differences"] == {"notes": {"added": []}}
+        assert c.post("/api/note", content=b"n" * 100_000).json() == {"notes": 1}  # one copy fits
+    # GoMail's send: 60 bodies of 200 KB on one cookie; each refused past the bound, /finish stays small
+    with SitesServer(["gomail"]) as urls, httpx.Client(base_url=urls["gomail"]) as g:
+        g.get("/config", params={"task_id": "v2.gomail-1"}).raise_for_status()
+        sent = [g.post("/api/send", json={"to": "a@example.com", "subject": f"s{i}", "body": "b" * 200_000})
+                .status_code for i in range(60)]
+        assert sent[0] == 200 and sent.count(200) == 1 and sent.count(413) == 59
+        import time
+
+        t0 = time.perf_counter()
+        fin = g.get("/finish")
+        assert fin.status_code == 200 and len(fin.content) < 3 * MAX_SESSION_BYTES
+        assert time.perf_counter() - t0 < 1.0
+    assert kept * 20_000 <= MAX_SESSION_BYTES

@@ -12,6 +12,7 @@ from typer.testing import CliRunner
 from halo.cli import app
 from halo.errors import ConfigError, HaloError, PolicyError, SiteError
 from halo.config.files import load_yaml
+from halo.config.overrides import flags
 from halo.config.settings import build
 from halo.jobs.grpo import GRPOJob, check_grpo
 from halo.jobs.preflight import check_policy_server, check_runs_dir, check_sites_reachable, resolve_task_refs
@@ -78,6 +79,42 @@ def test_ranges_are_checked_where_each_setting_is_declared():
         build(OptimSettings, {"lr": 0}, "configs/x.yaml", "grpo.")
 
 
+@pytest.mark.parametrize("section, values, match", [
+    ("grpo", {"group_size": 100_000}, r"grpo\.group_size must be <= 256, got 100000 \(a group's episodes"),
+    ("grpo", {"parallel": 65}, r"grpo\.parallel must be <= 64, got 65 \(each episode at once is a browser context"),
+    ("grpo", {"tasks_per_iteration": 100, "group_size": 16},
+     r"grpo: \(tasks_per_iteration \+ refill_zero_variance\) x group_size must be <= 1024, got \(100 \+ 0\) x 16 = 1600"),
+    ("grpo", {"max_tokens": 10**6}, r"grpo\.max_tokens must be <= 8192, got 1000000 \(tokens of one reply"),
+    ("grpo", {"pack_rows": 10**5}, r"grpo\.pack_rows must be <= 1024, got 100000 \(rows of one training forward"),
+    ("episode", {"max_steps": 10**6}, r"episode\.max_steps must be <= 500, got 1000000 \(an episode keeps every step"),
+    ("policy", {"max_tokens": 10**6}, r"policy\.max_tokens must be <= 8192"),
+    ("mcts", {"children": 1000}, r"mcts\.children must be <= 64, got 1000 \(candidate actions"),
+    ("mcts", {"simulations": 10**6}, r"mcts\.simulations must be <= 10000"),
+    ("mcts", {"max_pairs": 10**7}, r"mcts\.max_pairs must be <= 65536"),
+])
+def test_every_size_has_an_upper_bound_with_its_reason(section, values, match):
+    """Before: --group-size 100000 was accepted (150 s of silence and 3 GB, the whole group launched at once)."""
+    with pytest.raises(ConfigError, match=r"rl_config\.yaml: " + match):
+        load_rl_config(overrides=flags(section, values))
+
+
+def test_eval_and_mode_sizes_are_bounded_too():
+    from halo.jobs.eval import EvalConfig
+
+    with pytest.raises(ConfigError, match=r"parallel must be <= 64, got 1000 \(each is a browser context"):
+        EvalConfig(parallel=1000)
+    with pytest.raises(ConfigError, match=r"episodes must be <= 1000, got 5000 \(episodes of each task"):
+        EvalConfig(episodes=5000)
+    with pytest.raises(ConfigError, match=r"modes\.tiny\.decoding\.max_tokens must be <= 8192, got 100000 "
+                                          r"\(tokens of one reply"):
+        get_mode("tiny", None, flags("mode", {"decoding.max_tokens": 100_000})).decoding_config()
+    with pytest.raises(ConfigError, match=r"modes\.tiny\.max_batch must be <= 256, got 1000 \(rows of one generate"):
+        get_mode("tiny", None, flags("mode", {"max_batch": 1000}))
+    r = CliRunner().invoke(app, ["eval", "--mode", "tiny", "--tasks", "v2.gomail-1", "--parallel", "1000"],
+                           env={"COLUMNS": "300"})
+    assert r.exit_code == 2 and "parallel must be <= 64, got 1000" in r.output, r.output
+
+
 def test_a_group_of_one_is_refused_unless_asked_for():
     cfg, mode = load_rl_config(), get_mode("tiny")
     one = build_rl_config({"grpo": {"group_size": 1}}, "f")
@@ -126,6 +163,63 @@ async def test_dead_policy_server_fails_the_preflight_with_url_and_fix():
     await check_policy_server(get_mode("tiny"))  # in-process: nothing to check
 
 
+class _ModelsServer:
+    """A real loopback HTTP server whose ``GET /v1/models`` answers 200 with ``body``."""
+
+    def __init__(self, body: bytes, ctype: str = "application/json"):
+        import http.server
+        import threading
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def do_GET(self):  # noqa: N802 - http.server's name
+                self.send_response(200)
+                self.send_header("Content-Type", ctype)
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+
+            def log_message(self, *args):
+                pass
+
+        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}/v1"
+
+    def close(self) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+
+
+@pytest.mark.parametrize("body, match", [
+    (b"<html>It works!</html>", r"/models answered HTTP 200 with non-JSON \('<html>It works!</html>'\); is .* an "
+                                r"OpenAI-compatible server"),
+    (b'{"object": "list", "data": []}', r"serves no model \(GET /models listed none\)"),
+    (b'{"status": "ok"}', r"/models answered JSON without a list of models"),
+    (b'[1, 2]', r"/models answered JSON without a list of models"),
+    (b'{"data": [{"id": "other-model"}]}', r"does not serve 'Qwen/Qwen3-VL-8B-Instruct' \(it serves other-model\)"),
+])
+async def test_the_policy_preflight_wants_json_naming_the_modes_model(body, match):
+    """Before: a /models answering 200 with non-JSON or an empty list passed, browsers started, and the run failed
+    24 s later; now the preflight fails in well under 3 s."""
+    srv = _ModelsServer(body)
+    try:
+        mode = get_mode("qwen3vl_base").with_overrides(base_url=srv.url)
+        t0 = time.perf_counter()
+        with pytest.raises(PolicyError, match=match):
+            await check_policy_server(mode)
+        assert time.perf_counter() - t0 < 3
+        gpt = get_mode("gpt_baseline").with_overrides(base_url=srv.url)  # kind openai: the same check
+        with pytest.raises(PolicyError):
+            await check_policy_server(gpt)
+    finally:
+        srv.close()
+    ok = _ModelsServer(b'{"data": [{"id": "Qwen/Qwen3-VL-8B-Instruct"}]}')
+    try:
+        await check_policy_server(get_mode("qwen3vl_base").with_overrides(base_url=ok.url))
+    finally:
+        ok.close()
+
+
 @pytest.mark.parametrize("rewards, match", [
     ({"shaping": {"success": "yes"}}, r"rewards\.shaping\.success must be a number, got 'yes'"),
     ({"shaping": {"loop_repeats": 0}}, r"loop_repeats must be >= 1"),
@@ -139,10 +233,46 @@ async def test_dead_policy_server_fails_the_preflight_with_url_and_fix():
     ({"milestones": {"gomail": [{"name": "x", "weight": 1, "url": "a"}, {"name": "x", "weight": 1, "url": "b"}]}},
      r"two milestones are named 'x'"),
     ({"milestones": {"gomail": {"name": "x"}}}, r"must be a list of milestones"),
+    # catastrophic backtracking, refused at start-up with the key (issue 45: it used to hang the run's event loop)
+    ({"milestones": {"gomail": [{"name": "x", "weight": 1, "text": "(a|aa)+$"}]}},
+     r"\(x\)\.text: the regex '\(a\|aa\)\+\$' backtracks catastrophically: it ran over 0\.25 CPU-s .* simplify it"),
+    ({"milestones": {"gomail": [{"name": "x", "weight": 1, "element": {"name": r"(\d|\d\d)+z"}}]}},
+     r"\(x\)\.element\.name: the regex .* backtracks catastrophically"),
+    ({"milestones": {"gomail": [{"name": "x", "weight": 1, "url": [[1, 2]] * 1000}]}},
+     r"\(x\)\.url must be a regex \(a string\), got \[\[1, 2\], .*\.\.\.\] \(list\)$"),  # a short message
 ])
 def test_bad_reward_config_is_refused_at_start_up(rewards, match):
     with pytest.raises(ConfigError, match=match):
         RewardConfig.from_dict(rewards)
+
+
+def test_a_milestone_search_is_bounded_whatever_the_pattern():
+    """The issue's pattern: with ``re`` a 27-character tree text takes ~10 s and a page's takes for ever; on the
+    ``regex`` library it is linear, and any search is cut at MATCH_TIMEOUT_S (PatternTimeout, naming the key)."""
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).parent / "policy"))
+    from policy_helpers import make_obs
+
+    from halo.env.actions import LeftClick
+    from halo.rl.rewards import DenseRewardCalculator, Milestone, PatternTimeout, pattern_matches
+
+    cfg = RewardConfig.from_dict({"milestones": {"gomail": [{"name": "m", "weight": 1,
+                                                              "text": r"(?:[\s\S]+)+QQQZZZ"}]}})
+    task = type("T", (), {"site": "gomail", "family": ""})()
+    calc = DenseRewardCalculator(cfg)
+    t0 = time.perf_counter()
+    for text in ("x" * 27, "StaticText 'QQQ x'\n" * 3000):
+        r = calc.compute_reward(make_obs(), LeftClick(1, 1), make_obs(axtree=text), task, False, False)
+        assert "milestone/m" not in r.parts
+    assert time.perf_counter() - t0 < 2
+    t0 = time.perf_counter()
+    with pytest.raises(PatternTimeout, match=r"^rewards\.milestones\.g\[0\] \(m\)\.text: the regex .* ran over 1 "
+                                             r"CPU-s on a 5,001-character text"):
+        pattern_matches(r"(a|aa)+$", "a" * 5000 + "!", where="rewards.milestones.g[0] (m).text")
+    assert time.perf_counter() - t0 < 10  # 1 CPU-s; wall time is more where the machine is shared
+    assert Milestone(name="m", weight=1, url="x", where="k") == Milestone(name="m", weight=1, url="x")
 
 
 def test_shipped_reward_config_loads():
@@ -168,10 +298,20 @@ def _train(tmp_path, *args: str, config: str | None = None):
     (["--loss-type", "bogus"], None, "grpo.loss_type must be 'dr_grpo', 'grpo' or 'token_mean', got 'bogus'"),
     (["--group-size", "1"], None, "a group of 1 learns nothing"),
     (["--tasks", "gomial"], None, "gomial"),
+    # no run directory (before: an empty episodes/ was left), and before the model loads
+    (["--resume", "--run-name", "r1"], None, r"--resume: no checkpoint in .*r1/checkpoints; start without --resume"),
+    (["--group-size", "100000"], None, r"grpo\.group_size must be <= 256, got 100000 \(a group's episodes"),
+    (["--parallel", "1000"], None, r"grpo\.parallel must be <= 64, got 1000 \(each episode at once is a browser"),
+    (["--max-steps", "100000"], None, r"grpo\.max_steps must be <= 500, got 100000 \(an episode keeps every step"),
+    (["--max-tokens", "100000"], None, r"decoding\.max_tokens must be <= 8192, got 100000 \(tokens of one reply"),
+    (["--tasks", "gomail.open@test:0"], None, r"gomail\.open@test:0': the count must be >= 1"),
+    (["--tasks", "gomail.open@validation"], None, r"unknown split 'validation'"),
     ([], "grpo: {lr: fast}", r"grpo\.lr must be a number, got 'fast'"),
     ([], "lora: {rank: [1, 2]}", r"lora\.rank must be an integer"),
     ([], "rewards: {shaping: {success: 'yes'}}", r"rewards\.shaping\.success must be a number"),
     ([], "rewards: {milestones: {gomail: [{name: m, weight: 1, text: '('}]}}", "invalid regex"),
+    ([], "rewards: {milestones: {gomail: [{name: m, weight: 1, text: '(a|aa)+$'}]}}",
+     r"rewards\.milestones\.gomail\[0\] \(m\)\.text: the regex '\(a\|aa\)\+\$' backtracks catastrophically"),
     (["--mode", "qwen3vl_grpo"], "lora: {modules_to_save: [lm_head]}",
      r"a vLLM server hot-loads LoRA adapters only"),
     (["--mode", "qwen3vl_grpo"], "grpo: {explore: 0.3}", r"grpo\.explore 0\.3: .* needs an in-process \(hf\) mode"),

@@ -13,7 +13,7 @@ from chaos_helpers import chromium_processes, kill_one, killer
 
 from halo.env import actions as A
 from halo.env.env import BrowserEnv
-from halo.errors import SiteError
+from halo.errors import BrowserError, SiteError
 from halo.policy.scripted import ScriptedPolicy
 from halo.rl.health import error_reason
 from halo.rl.rollout import run_episode
@@ -166,6 +166,38 @@ async def test_a_page_that_never_loads_is_a_site_error_within_the_navigation_dea
     with pytest.raises(SiteError, match="/config"):
         await env.reset(chaos_site.task())
     assert time.perf_counter() - t0 < 15
+    chaos_site.hang_paths = set()
+    obs = await env.reset(chaos_site.task())  # the same env and browser go on
+    assert "Chaos mail" in obs.axtree
+    await env.close()
+
+
+async def test_a_renderer_killed_during_a_page_load_is_a_browser_error_not_the_sites(chaos_pool, chaos_site):
+    """Before: the page load failed with net::ERR_ABORTED and the reset said "is the site running?" (a 'site'
+    error, with the site's advice). Now the crashed renderer is named, counted as 'browser', with its advice."""
+    import os
+    import signal
+
+    from halo.rl.health import ADVICE
+
+    env = BrowserEnv(chaos_pool, nav_timeout_ms=8000)
+
+    async def kill_the_renderer() -> None:
+        while not chaos_site.hung:  # the page's request is held by the site: the load is under way
+            await asyncio.sleep(0.02)
+        for pid, kind in _tree(chaos_pool):
+            if kind == "renderer":
+                os.kill(pid, signal.SIGKILL)
+
+    killing = asyncio.create_task(kill_the_renderer())
+    t0 = time.perf_counter()
+    with pytest.raises(BrowserError) as e:
+        await env.reset(page_task(f"{chaos_site.url}/hang/page.html"))
+    await killing
+    text = f"{type(e.value).__name__}: {e.value}"
+    assert "renderer crashed while loading" in text and "is the site running" not in text, text
+    assert time.perf_counter() - t0 < 8 and error_reason(text) == "browser"
+    assert "--parallel" in ADVICE["browser"].format(fewer="--parallel")
     chaos_site.hang_paths = set()
     obs = await env.reset(chaos_site.task())  # the same env and browser go on
     assert "Chaos mail" in obs.axtree

@@ -33,6 +33,26 @@ def test_every_site_has_six_families_with_hundreds_of_instances_and_both_splits(
         assert sum(f.steps == "1" for f in fams) >= 2 and sum(f.steps == "2-4" for f in fams) >= 2, site
 
 
+@pytest.mark.parametrize("ref, match", [
+    ("gomail.open@test:0", r"^'gomail\.open@test:0': the count must be >= 1 and <= 1,000,000, got 0; :N takes"),
+    ("gomail.open@test:-1", r"the count must be >= 1 and <= 1,000,000, got -1"),
+    ("gomail.*@train:x", r"the count must be a whole number from 1 to 1,000,000, got 'x'"),
+    ("gomail.open@test:" + "9" * 5000, r"the count must be a whole number .*, got '9{20}'"),  # no int() of it
+    ("gomail.open@validation", r"^'gomail\.open@validation': unknown split 'validation'; .*train and test"),
+    ("families@Test", r"unknown split 'Test'"),
+    ("gomail.open-" + "9" * 5000, r"an instance number has at most 9 digits"),
+])
+def test_a_bad_count_or_split_is_named_as_such(ref, match):
+    """Before: ``@test:0`` ran one instance and exited 0; ``@test:-1`` and ``@validation`` were reported as an
+    unknown REAL task; a 5000-digit count was a ValueError traceback."""
+    from halo.tasks.resolve import resolve_tasks
+
+    assert is_family_spec(ref)
+    with pytest.raises(ConfigError, match=match):
+        resolve_tasks([ref], "local", URLS)
+    assert len(resolve_tasks(["gomail.open@test:1"], "local", URLS)) == 1
+
+
 def test_split_is_a_fixed_fifth():
     shares = [sum(split_of("x.y", i) == "test" for i in range(2000)) / 2000 for _ in range(2)]
     assert shares[0] == shares[1] and 0.15 < shares[0] < 0.25

@@ -129,3 +129,39 @@ def test_the_typed_text_mode_fits_its_longest_reply():
     pr = m.prompt_config()
     assert {"fill", "select_option", "press"} <= set(pr.actions) and pr.text_max_chars >= 43  # gomail.send's bodies
     assert check_fits(pr, m.decoding_config().max_tokens) <= m.decoding_config().max_tokens
+
+
+def test_goal_refs_name_the_goals_phrases_by_position_and_the_action_holds_the_phrase():
+    import dataclasses
+
+    from halo.env import actions as A
+    from halo.policy.action_space import goal_phrases, resolve_refs
+
+    obs = _obs('Send Lisa an email with the subject "Budget" saying "See you at 3 PM."')
+    cfg = dataclasses.replace(TINY, text="goal_refs", actions=("fill", "send_msg_to_user"))
+    fill = next(c for c in page_schema(obs, cfg)["anyOf"]
+                if c["properties"]["arguments"]["properties"]["action"].get("const") == "fill")
+    n = len(goal_phrases(obs.goal, cfg.text_max_chars))
+    assert fill["properties"]["arguments"]["properties"]["value"]["enum"] == [f"#{i}" for i in range(1, n + 1)]
+    assert resolve_refs(A.Fill("5", "#1"), obs, 24) == A.Fill("5", "Budget")
+    assert resolve_refs(A.Fill("5", "#2"), obs, 24).value == "See you at 3 PM."
+    assert resolve_refs(A.SendMsgToUser("#1"), obs, 24).text == "Budget"
+    assert resolve_refs(A.Click("2"), obs, 24) == A.Click("2")
+
+
+@pytest.mark.ml
+def test_the_typed_text_modes_samples_type_the_goals_phrases(tiny_model_dir):
+    """tiny_text (goal_refs) on the random-init model: every reply parses, and every typed value the env receives
+    is one of the goal's phrases (the reference is resolved before the action reaches the page)."""
+    from halo.policy.hf_backend import HFPolicy
+    from halo.policy.modes import get_mode
+
+    mode = get_mode("tiny_text")
+    obs = _obs('Send Lisa an email with the subject "Budget" saying "See you at 3 PM."')
+    pol = HFPolicy(tiny_model_dir, decoding=mode.decoding_config(), prompt=mode.prompt_config())
+    samples = asyncio.run(pol.sample_actions(obs, 48))
+    assert all(s.action is not None for s in samples), [s.error for s in samples if s.action is None]
+    phrases = set(goal_phrases(obs.goal, 48))
+    typed = [s.action.value for s in samples if s.action.name == "fill"]
+    assert typed and all(v in phrases for v in typed), typed
+    assert all('"#' in s.text for s in samples if s.action.name == "fill")  # the reply named a position

@@ -55,3 +55,27 @@ def test_resume_keeps_the_first_config_and_records_each_resume(tmp_path):
     assert resumes[0]["overrides"] == {"grpo": {"lr": 0.002}}
     assert resumes[0]["changed"] == {"grpo": {"was": first["grpo"], "now": second["grpo"]}}
     assert resumes[1]["overrides"] == {}
+
+
+def test_a_resume_names_only_what_changed_even_where_the_record_holds_tuples(tmp_path):
+    """Before: resumes.yaml listed `lora` as changed on every resume (its target_modules tuple read back as a list)
+    and a changed --lr was said nowhere on the console; now settings compare as the file holds them, and each
+    changed value is one line (setup_grpo prints them)."""
+    from halo.rl.checkpoint import changed_leaves, config_changes
+    from halo.rl.config import LoRASettings, OptimSettings
+    from halo.rl.grpo import settings_record
+    from halo.rl.config import GRPOSettings
+
+    run = RunDir(tmp_path, "r")
+    first = {"command": "train grpo", **settings_record(GRPOSettings(), LoRASettings(), OptimSettings(lr=1e-6)),
+             "sets": ["grpo.lr=1e-06"], "resumed_at_iteration": None}
+    assert isinstance(first["lora"]["target_modules"], tuple)
+    write_run_config(run, first, resume=False, overrides={})
+    same = {**first, "resumed_at_iteration": 3}
+    assert config_changes(run, same) == {}
+    write_run_config(run, same, resume=True, overrides={})
+    assert yaml.safe_load((run.path / RESUMES).read_text())[0]["changed"] == {}
+    lr = {**same, **settings_record(GRPOSettings(), LoRASettings(), OptimSettings(lr=1e-5)), "sets": ["grpo.lr=1e-05"]}
+    changed = config_changes(run, lr)
+    assert set(changed) == {"optim", "sets"}  # not lora, not grpo
+    assert changed_leaves(changed) == ["optim.lr: 1e-06 -> 1e-05"]

@@ -13,6 +13,7 @@ import time
 from pathlib import Path
 
 import pytest
+import yaml
 
 from halo.rl.advantages import group_advantages
 from halo.rl.config import GRPOSettings
@@ -131,7 +132,8 @@ def test_killed_run_resumes_without_gaps_or_repeats(tiny_model, tmp_path):
     assert done[:2] == [0, 1]
     r = subprocess.run(args + ["--resume"], capture_output=True, text=True, env=env, cwd=ROOT, timeout=400)
     assert r.returncode == 0, r.stdout[-2000:] + r.stderr[-2000:]
-    assert "resuming" in r.stdout
+    assert "resuming" in r.stdout and "no setting changed since the run started" in r.stdout
+    assert yaml.safe_load((run / "resumes.yaml").read_text())[0]["changed"] == {}  # was: lora, always
     assert _metrics(run) == [0, 1, 2, 3, 4]
     lrs = [json.loads(line)["lr"] for line in (run / "metrics.jsonl").read_text().splitlines()]
     assert lrs == pytest.approx([1e-3, 7.5e-4, 5e-4, 2.5e-4, 0.0])

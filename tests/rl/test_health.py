@@ -29,11 +29,49 @@ from halo.runtime.runs import RunDir
     ("the step did not finish within 120 s: the browser or the site stopped answering", "step deadline"),
     ("TaskNotFoundError: unknown task", "config"),
     ("ValueError: boom", "ValueError"),
+    # an exception with no message was 'other' (issue 45): its name is the reason, and where it was raised is said
+    ("TimeoutError: ", "TimeoutError"),
+    ("TimeoutError (no message) at rollout.py:171 in _run_episode", "TimeoutError"),
+    ("SiteError: http://h/p did not load (Page.goto: net::ERR_ABORTED); is the site running?", "site"),
+    ("BrowserError: the page's renderer crashed while loading http://h/p (net::ERR_ABORTED)", "browser"),
+    ("could not read http://h/finish: Page.goto: Page crashed", "browser"),
+    ("ConfigError: rewards.milestones.gomail[0] (m).text: the regex '(a|aa)+$' ran over 1 CPU-s", "config"),
+    ("PatternTimeout: milestone m.text: the regex '(a|aa)+$' ran over 1 CPU-s", "config"),
     ("something odd", "other"),
     (None, "other"),
 ])
 def test_reasons(error, reason):
     assert error_reason(error) == reason
+
+
+def test_an_exception_without_a_message_still_says_what_and_where():
+    from halo.rl.health import exception_text
+
+    def raises():
+        raise TimeoutError()
+
+    try:
+        raises()
+    except TimeoutError as e:
+        text = exception_text(e)
+    assert text.startswith("TimeoutError (no message) at test_health.py:") and text.endswith(" in raises")
+    assert error_reason(text) == "TimeoutError"
+    assert exception_text(KeyError("x")) == "KeyError: 'x'"
+
+
+def test_the_browser_advice_names_the_commands_own_flags():
+    """Before: GRPO's stop message advised --parallel, a flag `halo train grpo` did not take; it takes it now
+    (grpo.parallel) and the message names it."""
+    from halo.cli import app
+    from typer.testing import CliRunner
+
+    rep = error_report([_ep(0, "the browser died"), _ep(1, "the browser died")])
+    with pytest.raises(RunUnhealthy) as e:
+        check_iteration(None, 0, [[_ep(0, "the browser died"), _ep(1, "the browser died")]], 0.5)
+    assert "run fewer episodes at once (--parallel, i.e. grpo.parallel, or a smaller --group-size)" in str(e.value)
+    assert "(--parallel)" in rep.paragraph("evaluation", 0.5)
+    out = CliRunner().invoke(app, ["train", "grpo", "--help"], env={"COLUMNS": "200"}).output
+    assert "--parallel" in out and "waves" in out
 
 
 def _ep(i: int, error: str | None = None) -> Episode:

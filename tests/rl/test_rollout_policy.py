@@ -47,3 +47,38 @@ def test_the_rollout_sets_the_envs_capture_budget_from_the_policys_prompt():
     pol.prompt_config = PromptConfig(max_pixels=16384, min_pixels=4096)
     ep = asyncio.run(run_episode(env, pol, task))
     assert env.seen == [16384] and ep.errored and "stop here" in ep.error
+
+
+def test_family_steps_caps_an_episode_at_what_its_family_needs():
+    """grpo.family_steps: a one-step family's episode is one decision even where max_steps allows ten (a ladder's
+    low rungs stay short); a 5+-step family gets its ten; without the flag max_steps alone bounds it."""
+    from halo.rl.rollout import run_episode
+    from halo.tasks.families import get_family
+
+    from policy_helpers import make_obs
+
+    class Env:
+        max_steps = 20
+        steps = 0
+
+        async def reset(self, task):
+            return make_obs()
+
+        async def step(self, action):
+            from halo.env.types import StepInfo, StepResult
+
+            self.steps += 1
+            return StepResult(observation=make_obs(), reward=0.0, done=False, truncated=False, info=StepInfo())
+
+    def episode(family: str, **kw) -> int:
+        env = Env()
+        task = type("T", (), {"id": f"{family}-1", "site": "gomail", "family": family, "index": 1})()
+        pol = ScriptedPolicy([LeftClick(1, 1)] * 30)
+        ep = asyncio.run(run_episode(env, pol, task, max_steps=12, **kw))
+        assert not ep.errored, ep.error
+        return len(ep.steps)
+
+    assert get_family("gomail.folder").max_steps == 1 and get_family("gomail.send").max_steps == 10
+    assert episode("gomail.folder", family_steps=True) == 1
+    assert episode("gomail.send", family_steps=True) == 10
+    assert episode("gomail.folder") == 12

@@ -16,7 +16,10 @@ def register(app: typer.Typer) -> None:
     @app.command("demo")
     @exits_on_error
     def demo(
-        config: str = typer.Option(None, help="demo settings (default configs/demo.yaml)"),
+        config: str = typer.Option(None, help="demo settings (default configs/demo.yaml; with --ladder "
+                                              "configs/ladder.yaml)"),
+        ladder: bool = typer.Option(False, "--ladder", help="climb a ladder of GoMail's families up to sending an "
+                                                            "email (5+ steps, typed text) instead of the one-step demo"),
         tasks: str = typer.Option(None, help="what GRPO trains on: task-family specs or REAL-local task ids, comma "
                                   "list (evaluated on the same, unless configs/demo.yaml names eval_tasks)"),
         iterations: int = typer.Option(None, help="GRPO iterations"),
@@ -39,7 +42,7 @@ def register(app: typer.Typer) -> None:
                                     "grpo.group_size": group_size, "grpo.seed": seed, "decoding.seed": seed})
         if tasks:
             demo_flags += flags("demo", {"tasks": [t for t in tasks.split(",") if t.strip()], "eval_tasks": {}})
-        cfg = load_demo_config(config, (*sets, *demo_flags))
+        cfg = load_demo_config(config, (*sets, *demo_flags), ladder=ladder)
         console = Console()
         with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                       console=console) as progress:

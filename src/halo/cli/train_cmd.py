@@ -41,7 +41,11 @@ def metrics_line(m: dict) -> str:
     errors = m.get("errors") or {}
     parts.append(f"errored={m.get('errored', 0)}" + (" (" + ", ".join(f"{r} {n}" for r, n in errors.items()) + ")"
                                                       if errors else ""))
-    return f"iter {m['iteration']}: " + " ".join(parts)
+    line = f"iter {m['iteration']}: " + " ".join(parts)
+    examples = m.get("error_examples") or {}
+    if examples:  # what broke, not only how often: the first error of each reason
+        line += "".join(f"\n  {r}: {x[:200]}" for r, x in examples.items())
+    return line
 
 
 def print_history(console: Console, history: list[dict]) -> None:
@@ -62,6 +66,8 @@ def grpo_command(
     sites: str = typer.Option("local", help="local (REAL-local, served in this process) or remote (REAL)"),
     iterations: int = typer.Option(None, help="GRPO iterations"),
     group_size: int = typer.Option(None, "--group-size", "--num-generations", help="episodes per task per group"),
+    parallel: int = typer.Option(None, help="episodes of a group run at once, each in its own browser context; a "
+                                            "larger group runs in waves (rl_config grpo.parallel: 8)"),
     tasks_per_iteration: int = typer.Option(None, help="tasks (groups) per iteration"),
     max_steps: int = typer.Option(None, help="max browser steps per episode"),
     lr: float = typer.Option(None, help="learning rate"),
@@ -112,8 +118,8 @@ def grpo_command(
     console = Console()
     sets = checked_sets(sets, (*RL_SECTIONS, "mode", "modes"), "halo train grpo")
     grpo = flags("grpo", dict(
-        iterations=iterations, group_size=group_size, tasks_per_iteration=tasks_per_iteration, max_steps=max_steps,
-        lr=lr, loss_type=loss_type, clip_eps=clip_eps, kl_coef=kl_coef, entropy_coef=entropy_coef,
+        iterations=iterations, group_size=group_size, parallel=parallel, tasks_per_iteration=tasks_per_iteration,
+        max_steps=max_steps, lr=lr, loss_type=loss_type, clip_eps=clip_eps, kl_coef=kl_coef, entropy_coef=entropy_coef,
         advantage=advantage, discount=discount, skip_zero_std_groups=skip_zero_std, checkpoint_every=checkpoint_every,
         seed=seed, save_episodes=save_episodes, update_epochs=update_epochs, max_error_share=max_error_share,
         episode_timeout_s=episode_timeout))

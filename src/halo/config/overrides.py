@@ -3,8 +3,8 @@ file's mapping by the same code before its schema checks it.
 
 The first key of a path names what it changes: an ``rl_config.yaml`` section (``grpo``, ``lora``, ...), ``mode``
 (the mode the command runs), ``modes`` (``modes.yaml`` itself) or ``demo``. A ``--set`` value is YAML (``1e-5``,
-``[q_proj, v_proj]``, ``true``); a flag's value is already typed. Later overrides win: a job applies the file, then
-``--set``, then flags.
+``[q_proj, v_proj]``, ``true``), read with a config file's bounds (``halo.config.files``); a flag's value is already
+typed. Later overrides win: a job applies the file, then ``--set``, then flags.
 """
 
 from __future__ import annotations
@@ -43,6 +43,8 @@ def parse_set(item: str, known: Sequence[str]) -> Override:
         raise ConfigError(f"--set {item!r}: {path[0]!r} is not a config; the first key is one of {', '.join(known)}")
     try:
         value = load_yaml(raw) if raw.strip() else ""
+    except ConfigError as e:  # too large, too deep, or aliases that expand past the bound
+        raise ConfigError(f"--set {item[:80]!r}: {e}") from None
     except Exception as e:  # noqa: BLE001 - any YAML error is the user's value
         raise ConfigError(f"--set {item!r}: the value is not YAML ({e})") from None
     return Override(path, value)

@@ -3,8 +3,10 @@ is built, whatever builds it (a YAML file, ``--set``, a flag, code).
 
 ``@settings`` makes a frozen pydantic dataclass: strict scalars (``lr: fast``, ``rank: 8.0`` and ``group_size: true``
 fail), finite numbers, no unknown keys, ranges from ``Annotated`` constraints (``Positive``, ``AtLeast1``, ...), and
-cross-field rules in ``__post_init__``. A bad value raises ``SettingsError`` (a ``ConfigError``) naming the key;
-``build`` adds the file and the section (``configs/rl_config.yaml: grpo.lr must be a number, got 'fast' (str)``).
+cross-field rules in ``__post_init__``. A size a user gives (a group, a parallelism, steps, tokens) also has an upper
+bound on its field, with the reason the message gives past it: ``group_size: Annotated[AtLeast1, Field(le=256),
+Why("...")]``. A bad value raises ``SettingsError`` (a ``ConfigError``) naming the key; ``build`` adds the file and
+the section (``configs/rl_config.yaml: grpo.lr must be a number, got 'fast' (str)``).
 """
 
 from __future__ import annotations
@@ -30,6 +32,13 @@ PositiveInt = Annotated[int, Field(gt=0)]
 Fraction = Annotated[float, Field(ge=0, le=1)]  # a share, 0..1 inclusive
 
 _CONFIG = ConfigDict(extra="forbid", strict=True, allow_inf_nan=False)
+
+
+@dataclasses.dataclass(frozen=True)
+class Why:
+    """``Annotated`` metadata of a bounded field: why the bound is there, said in the message of a value past it."""
+
+    text: str
 
 
 class SettingsError(ConfigError):
@@ -120,6 +129,18 @@ def _tuple_size(cls: type | None, field: str) -> int | None:
     return len(args) if args and args[-1] is not Ellipsis else None
 
 
+def _why(cls: type | None, field: str) -> str | None:
+    """The reason a field's upper bound gives (its ``Why`` metadata), if it has one."""
+    if cls is None:
+        return None
+    try:
+        t = typing.get_type_hints(cls, include_extras=True).get(field)
+    except Exception:  # noqa: BLE001 - a hint that does not resolve: no reason to tell
+        return None
+    meta = getattr(t, "__metadata__", ())
+    return next((m.text for m in meta if isinstance(m, Why)), None)
+
+
 def describe(errors: list[dict[str, Any]], cls: type | None = None, prefix: str = "") -> str:
     """pydantic's errors as one line per key: ``grpo.lr must be a number, got 'fast' (str)``, ``grpo: unknown key
     'lrr'``, ``grpo.lr must be > 0, got -1``; a union reports its first member's error only."""
@@ -146,7 +167,8 @@ def describe(errors: list[dict[str, Any]], cls: type | None = None, prefix: str 
         elif t in _BOUNDS:
             bound = next(iter(err.get("ctx", {}).values()), "?")
             bound = int(bound) if isinstance(bound, float) and bound.is_integer() else bound
-            lines.append(f"{key} must be {_BOUNDS[t]} {bound}, got {v!r}")
+            why = _why(cls, loc[0]) if t in ("less_than", "less_than_equal") and len(loc) == 1 else None
+            lines.append(f"{key} must be {_BOUNDS[t]} {bound}, got {v!r}" + (f" ({why})" if why else ""))
         elif t == "literal_error":
             lines.append(f"{key} must be {err.get('ctx', {}).get('expected', '')}, got {v!r}")
         elif t in ("too_short", "too_long") or (t == "missing" and loc and loc[-1].isdigit()):

@@ -20,7 +20,7 @@ from halo.env.executor import Executor, short_error
 from halo.env.guard import TabGuard, guard_popup, origin_of, spawn
 from halo.env.observe import js
 from halo.env.types import VIEWPORT
-from halo.errors import HaloError, SiteError
+from halo.errors import BrowserError, HaloError, SiteError
 
 log = logging.getLogger(__name__)
 
@@ -47,6 +47,18 @@ async def bounded_call(aw: Any, what: str, timeout: float | None = None, browser
         if browser:
             raise BrowserStuck(f"{what} failed: {short_error(e)}") from e
         raise
+
+
+async def page_crashed(page: Any, timeout: float = 2.0) -> bool:
+    """Whether ``page``'s renderer is gone (killed, out of memory): a load that failed under it is the browser's
+    failure, not the site's. Asked by evaluating ``1`` in the page, which a crashed target refuses at once."""
+    try:
+        await asyncio.wait_for(page.evaluate("1"), timeout)
+    except TimeoutError:
+        return False  # busy, not gone
+    except Exception as e:  # noqa: BLE001 - any refusal: read what it says
+        return "crash" in str(e).lower()
+    return False
 
 
 async def request_get(ctx: Any, url: str, timeout_ms: float) -> Any:
@@ -248,6 +260,10 @@ class ContextLifecycle:
         except Exception as e:
             if not self.pool.alive or page.is_closed():
                 raise  # the browser died under it: reset relaunches it
+            if await page_crashed(page):
+                raise BrowserError(f"the page's renderer crashed while loading {url} ({short_error(e)}); "
+                                   f"Chromium is short of memory or was killed: check free memory and /dev/shm, "
+                                   f"run fewer episodes at once, and run `halo smoke`") from e
             raise SiteError(f"{url} did not load ({short_error(e)}); is the site running (`halo sites`)?") from e
 
     async def _new_page(self) -> Any:

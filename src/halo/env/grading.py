@@ -14,7 +14,7 @@ from halo.env import actions as A
 from halo.env.context import bounded_call, request_get
 from halo.env.executor import short_error
 from halo.env.types import StepInfo
-from halo.errors import ConfigError, SiteError
+from halo.errors import BrowserError, ConfigError, SiteError
 
 
 def parse_finish_html(text: str) -> dict[str, Any]:
@@ -69,7 +69,7 @@ class Grading:
                     await asyncio.wait_for(self._bg.wait_for_load_state("networkidle", timeout=5000), 10)
             text = await asyncio.wait_for(self._bg.locator("pre").first.inner_text(timeout=self.action_timeout_ms),
                                           self.action_timeout_ms / 1000 + 5)
-        except SiteError:
+        except (SiteError, BrowserError):  # a crashed renderer is the browser's failure (_goto says which)
             raise
         except Exception as e:
             raise SiteError(f"could not read {url}: {short_error(e)}") from e

@@ -13,13 +13,16 @@ import time
 from collections.abc import Callable, Iterable
 from dataclasses import field
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
+
+from pydantic import Field
 
 from halo.config.files import find_config_file, read_yaml
 from halo.config.overrides import Override, apply, flags, select
-from halo.config.settings import AtLeast1, build, settings
+from halo.config.settings import AtLeast1, Why, build, settings
 
 DEMO_FILE = "configs/demo.yaml"
+LADDER_FILE = "configs/ladder.yaml"  # halo demo --ladder: a ladder of families up to a 5+-step one
 
 
 @settings
@@ -35,7 +38,8 @@ class DemoConfig:
     runs_dir: str = "runs"
     eval_episodes: AtLeast1 = 2  # per task, before and after
     eval_max_steps: AtLeast1 = 4
-    parallel: AtLeast1 = 4
+    parallel: Annotated[AtLeast1, Field(le=64), Why("browser contexts at once, each ~60 MB and a share of the "
+                                                   "CPU")] = 4
     grpo: dict[str, Any] = field(default_factory=dict)  # rl_config's grpo keys (GRPOSettings, OptimSettings)
     lora: dict[str, Any] = field(default_factory=dict)  # rl_config's lora keys
     decoding: dict[str, Any] = field(default_factory=dict)  # the mode's: temperature, max_tokens, constrained
@@ -48,10 +52,11 @@ class DemoConfig:
                 *flags("mode", {f"prompt.{k}": v for k, v in self.prompt.items()}))
 
 
-def load_demo_config(path: str | os.PathLike | None = None, overrides: Iterable[Override] = ()) -> DemoConfig:
-    """configs/demo.yaml (yours over the shipped one; none: the defaults) with ``demo.*`` overrides (``--set``,
-    then the command's flags) applied, checked by its schema."""
-    f = Path(path) if path else find_config_file(DEMO_FILE)[0]
+def load_demo_config(path: str | os.PathLike | None = None, overrides: Iterable[Override] = (),
+                     ladder: bool = False) -> DemoConfig:
+    """configs/demo.yaml (``ladder``: configs/ladder.yaml; yours over the shipped one; none: the defaults) with
+    ``demo.*`` overrides (``--set``, then the command's flags) applied, checked by its schema."""
+    f = Path(path) if path else find_config_file(LADDER_FILE if ladder else DEMO_FILE)[0]
     data = read_yaml(f) if f is not None else {}
     where = str(f) if f is not None else "demo settings"
     return build(DemoConfig, apply(data, select(overrides, ["demo"], strip=True), where), where)

@@ -13,19 +13,24 @@ import contextlib
 import os
 import time
 from dataclasses import asdict, dataclass, field
-from typing import Any, Callable, Sequence
+from typing import Annotated, Any, Callable, Sequence
+
+from pydantic import Field
 
 from halo.config.overrides import Override
-from halo.config.settings import AtLeast1, Fraction, NonNegative, Positive, settings
+from halo.config.settings import AtLeast1, Fraction, NonNegative, Positive, Why, settings
+from halo.rl.config import Steps
 from halo.rl.health import RunUnhealthy, count_reasons, error_report
 from halo.runtime.runs import RunDir
 
 
 @settings
 class EvalConfig:
-    episodes: AtLeast1 = 1  # per task
-    parallel: AtLeast1 = 2  # browser envs
-    max_steps: AtLeast1 = 25  # agisdk harness default
+    episodes: Annotated[AtLeast1, Field(le=1000), Why(
+        "episodes of each task, one after another; 1000 is days of browser time per task")] = 1  # per task
+    parallel: Annotated[AtLeast1, Field(le=64), Why(
+        "each is a browser context with its own renderer process, 100-300 MB each")] = 2  # browser envs
+    max_steps: Steps = 25  # agisdk harness default
     temperature: NonNegative | None = None  # None: the policy's own; 0: greedy
     headless: bool = True
     episode_timeout_s: Positive = 900.0  # wall-clock deadline of one episode

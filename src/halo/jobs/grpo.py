@@ -36,7 +36,7 @@ class GRPOJob:
     log: str = "none"  # tracker beside metrics.jsonl: none | tensorboard | wandb (halo.runtime.tracking)
     modes_file: str | None = None
     ray: str | None = None  # --ray: None runs rollouts here; "local" starts a local Ray cluster; else its address
-    ray_workers: int = 2  # rollout workers (Ray actors), each one browser pool of group_size envs
+    ray_workers: int = 2  # rollout workers (Ray actors), each one browser pool of min(group_size, parallel) envs
 
 
 def check_grpo(job: GRPOJob, cfg: RLConfig, mode: ModeConfig) -> None:
@@ -78,23 +78,34 @@ class GRPOSetup:
 
 async def setup_grpo(job: GRPOJob, console: Any = None) -> GRPOSetup:
     """Config, mode and overrides; checks at the door; the policy wrapped with LoRA; resume if asked."""
-    from halo.rl.checkpoint import clean_stale, latest_checkpoint, load_checkpoint, truncate_metrics, write_run_config
-    from halo.runtime.runs import RunDir
+    from halo.rl.checkpoint import (
+        changed_leaves,
+        clean_stale,
+        config_changes,
+        latest_checkpoint,
+        load_checkpoint,
+        truncate_metrics,
+        write_run_config,
+    )
+    from halo.runtime.runs import RunDir, run_path
 
     if job.resume and not job.run_name:
         raise ConfigError("--resume needs --run-name (the run directory to continue)")
     cfg, mode = training_config(job.config_path, job.mode, job.modes_file, job.overrides)
     check_grpo(job, cfg, mode)
     await check_at_the_door(job.tasks, job.sites, job.runs_dir, job.log, mode)
+    ck = None
+    if job.resume:  # before the run directory and the model: a resume that cannot resume leaves nothing behind
+        path = run_path(job.runs_dir, job.run_name)
+        ck = latest_checkpoint(path)
+        if ck is None:
+            raise ConfigError(f"--resume: no checkpoint in {path / 'checkpoints'}; start without --resume")
     run = RunDir(job.runs_dir, job.run_name, prefix="grpo")
     clean_stale(run.path)  # temp dirs of checkpoint writes a kill cut short
     learning = make_learning(mode, cfg, run.path, temperature=cfg.grpo.temperature, job="GRPO",
                              learner_model=job.learner_model, device=job.device)
     start = 0
-    if job.resume:
-        ck = latest_checkpoint(run.path)
-        if ck is None:
-            raise ConfigError(f"--resume: no checkpoint in {run.path / 'checkpoints'}; start without --resume")
+    if ck is not None:
         last = load_checkpoint(ck, learning.learner)
         dropped = truncate_metrics(run.path / "metrics.jsonl", last)
         start = last + 1
@@ -107,6 +118,10 @@ async def setup_grpo(job: GRPOJob, console: Any = None) -> GRPOSetup:
               **settings_record(cfg.grpo, cfg.lora, cfg.optim), "rewards": cfg.raw.get("rewards"),
               "resumed_at_iteration": start if job.resume else None, "sets": [str(o) for o in job.overrides],
               "ray": {"address": job.ray, "workers": job.ray_workers} if job.ray is not None else None}
+    if job.resume and console is not None:  # what differs from the run's first settings, said before it goes on
+        changes = changed_leaves(config_changes(run, record))
+        console.print("changed since the run started (recorded in resumes.yaml): " + "; ".join(changes)
+                      if changes else "no setting changed since the run started")
     # a resume keeps the first config.yaml, and adds to resumes.yaml
     write_run_config(run, record, resume=job.resume, overrides=overrides_record(job.overrides))
     return GRPOSetup(job=job, run=run, mode=mode, cfg=cfg, sampler=learning.sampler, learner=learning.learner,
@@ -135,8 +150,9 @@ async def run_grpo(job: GRPOJob, *, console: Any = None,
 
     def ray_kw(setup: GRPOSetup) -> dict[str, Any]:
         s = setup.cfg.grpo
+        waves = -(-s.group_size // s.parallel)  # a group larger than grpo.parallel runs in waves on its worker
         return {"env_kwargs": {"max_steps": s.max_steps, "episode_timeout_s": s.episode_timeout_s},
-                "unit_timeout_s": s.episode_timeout_s + 120}
+                "unit_timeout_s": waves * s.episode_timeout_s + 120}
 
     return await run_training(job, lambda: setup_grpo(job, console),
                               lambda setup, tasks, rollouts: train_grpo(setup, tasks, on_iteration, rollouts=rollouts),

@@ -9,8 +9,10 @@ through an interface where every reply is a valid action on this page (``PromptC
   separate message tool a random policy ends most episodes at once: measured 75% of first replies);
 - ``text``: ``free`` (bounded by ``text_max_chars``), ``goal`` (text arguments are phrases of the goal: quoted
   strings and short word spans) or ``goal+page`` (those, then the names of the visible controls), so typing the right
-  recipient or title is a choice a tiny policy can learn rather than a string it must spell; with a choice of text,
-  a key to press is one of ``grammar.PRESS_KEYS``.
+  recipient or title is a choice a tiny policy can learn rather than a string it must spell; ``goal_refs``: the goal's
+  phrases by position (``#1`` the first quoted string, ...; the parsed action holds the phrase itself), so that
+  "the subject is the first quoted string" is one choice for every goal rather than a copy of its words; with a
+  choice of text, a key to press is one of ``grammar.PRESS_KEYS``.
 ``max_reply_bytes`` bounds a constrained reply; a mode whose bound exceeds ``max_tokens`` is refused at start-up
 (a token is at least one byte), so no constrained reply is ever cut off.
 """
@@ -28,7 +30,7 @@ INTERACTIVE_ROLES = frozenset({
     "menuitemcheckbox", "menuitemradio", "tab", "switch", "slider", "spinbutton", "treeitem", "clickable",
     "gridcell", "row"})
 ELEMENT_FILTERS = ("all", "interactive", "visible")
-TEXT_SOURCES = ("free", "goal", "goal+page")
+TEXT_SOURCES = ("free", "goal", "goal+page", "goal_refs")
 ID_BYTES = 6  # element ids are counters ("1".."999999"): the bound assumes at most this many digits
 MAX_PHRASE_WORDS = 4
 MAX_PHRASES = 48
@@ -72,10 +74,35 @@ def goal_phrases(goal: str, max_chars: int) -> list[str]:
     return out or [goal[:max_chars] or "done"]
 
 
+def ref(i: int) -> str:
+    """The ``goal_refs`` name of the goal's ``i``-th phrase (0-based): ``#1``, ``#2``, ..."""
+    return f"#{i + 1}"
+
+
+def resolve_refs(action: Any, obs: Observation, max_chars: int) -> Any:
+    """``action`` with each ``goal_refs`` reference it typed (a field's value, typed text, a select's options, the
+    final message) replaced by the goal phrase it names; an action without one is returned as it is."""
+    import dataclasses
+
+    phrases = goal_phrases(obs.goal, max_chars)
+    names = {ref(i): p for i, p in enumerate(phrases)}
+    upd: dict[str, Any] = {}
+    for k in ("value", "text"):
+        v = getattr(action, k, None)
+        if isinstance(v, str) and v in names:
+            upd[k] = names[v]
+    opts = getattr(action, "options", None)
+    if opts:
+        upd["options"] = tuple(names.get(o, o) for o in opts)
+    return dataclasses.replace(action, **upd) if upd else action
+
+
 def text_choices(obs: Observation, source: str, max_chars: int) -> list[str]:
     """What a text argument may be under ``text: goal`` (the goal's phrases) or ``goal+page`` (then the names of the
     page's visible controls, each at most ``max_chars`` long; at most ``MAX_PHRASES`` more)."""
     out = goal_phrases(obs.goal, max_chars)
+    if source == "goal_refs":
+        return [ref(i) for i in range(len(out))]
     if source == "goal+page":
         seen = set(out)
         vw, vh = obs.viewport
@@ -148,7 +175,8 @@ def bound_schema(cfg: Any) -> dict[str, Any]:
     from halo.policy.grammar import action_json_schema
 
     include = cfg.include_axtree or cfg.elements != "all"
-    text = ["x" * cfg.text_max_chars] if cfg.text != "free" else None
+    text = None if cfg.text == "free" else [ref(MAX_PHRASES - 1)] if cfg.text == "goal_refs" else \
+        ["x" * cfg.text_max_chars]
     return action_json_schema(include_elements=include, element_ids=["9" * ID_BYTES] if include else None,
                               actions=cfg.actions, text_choices=text, text_max=cfg.text_max_chars,
                               single_tool=cfg.single_tool)

@@ -7,10 +7,14 @@ of the distribution it sampled from: ``log_softmax(logits / temperature)`` (``te
 
 from __future__ import annotations
 
+import dataclasses
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
+from typing import Annotated
 
-from halo.config.settings import AtLeast1, NonNegative, NonNegativeInt, settings
+from pydantic import Field
+
+from halo.config.settings import AtLeast1, NonNegative, NonNegativeInt, Why, settings
 from halo.env.actions import Action
 from halo.env.types import Observation
 from halo.policy.parse import ParseResult, parse_action
@@ -24,7 +28,8 @@ class DecodingConfig:
     temperature: NonNegative = 0.7
     top_p: float = 1.0  # in (0, 1]
     top_k: NonNegativeInt = 0
-    max_tokens: AtLeast1 = 300
+    max_tokens: Annotated[AtLeast1, Field(le=8192), Why("tokens of one reply, sampled at every step; a browser "
+                                                        "action takes under 300")] = 300
     constrained: bool = False  # hold decoding to the action grammar (grammar.py)
     jump_forward: bool = False  # in-process constrained decoding: text the grammar forces is emitted, not sampled
     seed: int | None = None
@@ -113,9 +118,14 @@ class PolicyBackend(ABC):
         prompt = self.build_prompt(obs)
         return self._sample((await self.complete(prompt, obs, 1, 0.0))[0], obs)
 
-    @staticmethod
-    def _sample(c: Completion, obs: Observation) -> Sample:
-        return Sample(text=c.text, parsed=parse_action(c.text, obs), token_ids=c.token_ids, logprobs=c.logprobs,
+    def _sample(self, c: Completion, obs: Observation) -> Sample:
+        parsed = parse_action(c.text, obs)
+        if self.prompt_config.text == "goal_refs" and parsed.action is not None:  # "#2": the goal's second phrase
+            from halo.policy.action_space import resolve_refs
+
+            parsed = dataclasses.replace(parsed, action=resolve_refs(parsed.action, obs,
+                                                                     self.prompt_config.text_max_chars))
+        return Sample(text=c.text, parsed=parsed, token_ids=c.token_ids, logprobs=c.logprobs,
                       finish_reason=c.finish_reason, prompt_tokens=c.prompt_tokens,
                       sampler_logprobs=c.sampler_logprobs, grammar=c.grammar, explored=c.explored)
 

@@ -22,6 +22,7 @@ from halo.config.settings import (
     NonNegative,
     NonNegativeInt,
     Positive,
+    Why,
     build,
     describe,
     with_where,
@@ -77,7 +78,8 @@ class ModeConfig(_Strict):
     prompt: dict[str, Any] = {}
     recovery: bool = False
     threads: AtLeast1 | None = None  # hf backend: torch threads
-    max_batch: AtLeast1 = 1  # hf backend: concurrent requests sampled in one generate call (rows)
+    max_batch: Annotated[AtLeast1, Field(le=256), Why(
+        "rows of one generate call, their activations and KV cache with them")] = 1  # hf: requests sampled at once
 
     def decoding_config(self) -> DecodingConfig:
         return build(DecodingConfig, self.decoding, f"mode {self.name}", "decoding.")
@@ -160,7 +162,7 @@ def _mode(name: str, raw: dict[str, Any], where: str) -> ModeConfig:
     try:
         mode = ModeConfig(name=name, **raw)
     except ValidationError as e:
-        raise ConfigError(with_where(describe(e.errors(), prefix=f"modes.{name}."), where)) from None
+        raise ConfigError(with_where(describe(e.errors(), ModeConfig, prefix=f"modes.{name}."), where)) from None
     try:
         mode.check()  # validate now, not at first use
     except ConfigError as e:

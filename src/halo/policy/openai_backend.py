@@ -183,8 +183,9 @@ class OpenAIPolicy(PolicyBackend):
                           f"(last: {last}) in {time.monotonic() - t0:.0f} s{hint}")
 
     async def check(self) -> None:
-        """Fail fast before a run: the server answers and serves the model (``GET /models``). With an adapter, it is
-        loaded first under the model's name (replacing an older version of it), so that name serves exactly it."""
+        """Fail fast before a run: the server answers ``GET /models`` with JSON listing the models it serves, and the
+        mode's model (a served adapter's name, for vLLM) is one of them. With an adapter, it is loaded first under
+        the model's name (replacing an older version of it), so that name serves exactly it."""
         if self.server.adapter:
             await self.load_lora_adapter(self.server.model, str(Path(self.server.adapter).resolve()), inplace=True)
         try:
@@ -194,13 +195,25 @@ class OpenAIPolicy(PolicyBackend):
                               f"with `{self.server.start_hint}` (after `make vllm`) or point --base-url at one") from None
         if r.status_code >= 400:
             raise PolicyError(f"{self.url}/models answered HTTP {r.status_code}: {r.text[:200]}")
+        fix = (f"is {self.url} an OpenAI-compatible server (vLLM's base URL ends in /v1)? check it with `halo smoke "
+               f"--policy-url {self.url}` or start one with `{self.server.start_hint}`")
         try:
-            served = [m.get("id") for m in r.json().get("data", [])]
-        except (ValueError, AttributeError):
-            return
-        if self.server.kind == "vllm" and served and self.server.model not in served:
-            raise PolicyError(f"{self.url} does not serve {self.server.model!r} (it serves {', '.join(served)}); "
-                              "load the adapter or fix the mode's model")
+            data = r.json()
+        except ValueError:
+            raise PolicyError(f"{self.url}/models answered HTTP {r.status_code} with non-JSON "
+                              f"({r.text[:120]!r}); {fix}") from None
+        models = data.get("data") if isinstance(data, dict) else None
+        if not isinstance(models, list) or not all(isinstance(m, dict) for m in models):
+            raise PolicyError(f"{self.url}/models answered JSON without a list of models ({r.text[:120]!r}); "
+                              f"{fix}")
+        served = [str(m.get("id")) for m in models if m.get("id") is not None]
+        if not served:
+            raise PolicyError(f"{self.url} serves no model (GET /models listed none); {fix}")
+        if self.server.model not in served:
+            shown = ", ".join(served[:10]) + (f" and {len(served) - 10} more" if len(served) > 10 else "")
+            raise PolicyError(f"{self.url} does not serve {self.server.model!r} (it serves {shown}); "
+                              + ("load the adapter or fix the mode's model" if self.server.kind == "vllm" else
+                                 "fix the mode's model (or its server.base_url)"))
 
     async def load_lora_adapter(self, name: str, path: str, inplace: bool = False) -> None:
         """Ask vLLM (runtime LoRA updating on) to load an adapter served as ``model=name`` (``inplace``: or replace

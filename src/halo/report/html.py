@@ -16,6 +16,7 @@ from typing import Any
 import yaml
 from jinja2 import Environment, PackageLoader, select_autoescape
 
+from halo.config.files import load_yaml
 from halo.report.trees import render_trees
 from halo.runtime.runs import dir_bytes, read_jsonl
 
@@ -130,7 +131,7 @@ def build_report(run_path: str | Path, title: str | None = None, extra: dict[str
 
     run_path = Path(run_path)
     cfg_file = run_path / "config.yaml"
-    config = yaml.safe_load(cfg_file.read_text()) if cfg_file.is_file() else {}
+    config = load_yaml(cfg_file.read_text()) if cfg_file.is_file() else {}  # a run's, bounded as every config
     metrics = [m for m in read_jsonl(run_path / "metrics.jsonl") if isinstance(m.get("iteration"), int)
                and m.get("kind") not in ("eval", "stopped", "errored")]
     plots = curves(metrics, lambda x: f"view.html#part=train&it={int(x)}")

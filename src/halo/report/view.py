@@ -40,10 +40,10 @@ class RunView:
 def episode_dirs(run_path: Path) -> list[tuple[str, Path]]:
     """(part, episodes dir): the run's own episodes ("train" for a trainer, "eval" for an evaluation) and those of
     evaluations nested in it."""
-    import yaml
+    from halo.config.files import load_yaml
 
     cfg = run_path / "config.yaml"
-    command = (yaml.safe_load(cfg.read_text()) or {}).get("command", "") if cfg.is_file() else ""
+    command = (load_yaml(cfg.read_text()) or {}).get("command", "") if cfg.is_file() else ""
     own = "eval" if command == "eval" else "train"
     out = [(own, run_path / "episodes")] if (run_path / "episodes").is_dir() else []
     for d in sorted(run_path.iterdir()) if run_path.is_dir() else []:
@@ -53,12 +53,12 @@ def episode_dirs(run_path: Path) -> list[tuple[str, Path]]:
 
 
 def load_run(run_path: str | Path, prefix: str, embed_limit_mb: float = EMBED_LIMIT_MB) -> RunView:
-    import yaml
+    from halo.config.files import load_yaml
 
     run_path = Path(run_path)
     cfg_file = run_path / "config.yaml"
     rv = RunView(path=run_path, prefix=prefix.rstrip("/") + "/" if prefix else "",
-                 config=(yaml.safe_load(cfg_file.read_text()) or {}) if cfg_file.is_file() else {})
+                 config=(load_yaml(cfg_file.read_text()) or {}) if cfg_file.is_file() else {})
     total = text = 0
     for part, d in episode_dirs(run_path):
         total += dir_bytes(d)

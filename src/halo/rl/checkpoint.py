@@ -138,25 +138,55 @@ def write_run_config(run: Any, config: dict[str, Any], *, resume: bool, override
 
     import yaml
 
+    from halo.config.files import load_yaml
     from halo.version import provenance
 
     path = run.path / "config.yaml"
     if not resume or not path.is_file():
         run.write_config(config)
         return path
-    first = yaml.safe_load(path.read_text()) or {}
-    changed = {k: {"was": first.get(k), "now": v} for k, v in config.items()
-               if k not in ("resumed_at_iteration", "started_utc") and first.get(k) != v}
+    changed = config_changes(run, config)
     entry = {"resumed_utc": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
              "resumed_at_iteration": config.get("resumed_at_iteration"),
              "overrides": _given(overrides), "changed": changed, "provenance": provenance()}
     log = run.path / RESUMES
-    entries = (yaml.safe_load(log.read_text()) or []) if log.is_file() else []
+    entries = (load_yaml(log.read_text()) or []) if log.is_file() else []
     entries.append(entry)
     tmp = log.with_suffix(".yaml.tmp")
     tmp.write_text(yaml.safe_dump(entries, sort_keys=False))
     os.replace(tmp, log)
     return log
+
+
+def config_changes(run: Any, config: dict[str, Any]) -> dict[str, Any]:
+    """The top-level settings of ``config`` that differ from the run's first ``config.yaml``, each as ``{"was",
+    "now"}``: compared as the file holds them (tuples written as lists are the same value)."""
+    import yaml
+
+    from halo.config.files import load_yaml
+
+    path = run.path / "config.yaml"
+    first = (load_yaml(path.read_text()) or {}) if path.is_file() else {}
+    now = load_yaml(yaml.safe_dump(config, sort_keys=False)) or {}
+    return {k: {"was": first.get(k), "now": v} for k, v in now.items()
+            if k not in ("resumed_at_iteration", "started_utc") and first.get(k) != v}
+
+
+def changed_leaves(changed: dict[str, Any], skip: tuple[str, ...] = ("sets",)) -> list[str]:
+    """``config_changes`` as one line per changed value: ``optim.lr: 1e-06 -> 1e-05``."""
+    out: list[str] = []
+
+    def walk(key: str, was: Any, now: Any) -> None:
+        if isinstance(was, dict) and isinstance(now, dict):
+            for k in dict.fromkeys([*was, *now]):
+                walk(f"{key}.{k}", was.get(k), now.get(k))
+        elif was != now:
+            out.append(f"{key}: {was!r} -> {now!r}")
+
+    for k, d in changed.items():
+        if k not in skip:
+            walk(k, d["was"], d["now"])
+    return out
 
 
 def _given(d: dict[str, Any]) -> dict[str, Any]:

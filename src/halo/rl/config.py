@@ -15,7 +15,9 @@ import os
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
+
+from pydantic import Field
 
 from halo.config.files import read_yaml, require_config_file
 from halo.config.overrides import Override, apply, select
@@ -26,6 +28,7 @@ from halo.config.settings import (
     NonNegativeInt,
     Positive,
     PositiveInt,
+    Why,
     build,
     field_names,
     settings,
@@ -37,17 +40,25 @@ from halo.rl.rewards import RewardConfig
 CONFIG_FILE = "configs/rl_config.yaml"
 RL_SECTIONS = ("policy", "episode", "grpo", "lora", "rewards", "mcts")
 
+# upper bounds of the sizes a user gives, each with the reason its message gives (issue 45)
+MAX_STEPS_WHY = ("an episode keeps every step's observation, screenshot included, until the update; REAL's tasks "
+                 "take under 70 steps")
+MAX_TOKENS_WHY = "tokens of one reply; a browser action takes under 300"
+Steps = Annotated[AtLeast1, Field(le=500), Why(MAX_STEPS_WHY)]
+ReplyTokens = Annotated[AtLeast1, Field(le=8192), Why(MAX_TOKENS_WHY)]
+MAX_ITERATION_EPISODES = 1024  # (tasks_per_iteration + refill_zero_variance) x group_size
+
 
 @settings
 class PolicySection:
     mode: str | None = None  # the mode `halo train grpo|mcts` run without --mode
     temperature: NonNegative = 0.7  # Tinker's sampling (modes carry their own decoding)
-    max_tokens: AtLeast1 = 300
+    max_tokens: ReplyTokens = 300
 
 
 @settings
 class EpisodeSection:
-    max_steps: PositiveInt = 70
+    max_steps: Steps = 70
     episode_timeout_s: Positive = 900.0
     history: PositiveInt = 5  # Tinker's prompt (modes carry their own prompt settings)
 
@@ -56,8 +67,14 @@ class EpisodeSection:
 class GRPOSettings:
     iterations: AtLeast1 = 10
     tasks_per_iteration: AtLeast1 = 1
-    group_size: AtLeast1 = 8  # a group of 1 has no advantage: jobs refuse it unless asked (allow_group_size_one)
-    max_steps: AtLeast1 = 70
+    # a group of 1 has no advantage: jobs refuse it unless asked (allow_group_size_one)
+    group_size: Annotated[AtLeast1, Field(le=256), Why(
+        "a group's episodes, every step's screenshot with them, stay in memory until the update; for more episodes "
+        "an iteration, raise tasks_per_iteration")] = 8
+    # episodes run at once (each in its own browser context); a larger group runs in waves of this many
+    parallel: Annotated[AtLeast1, Field(le=64), Why(
+        "each episode at once is a browser context with its own renderer process, 100-300 MB each")] = 8
+    max_steps: Steps = 70
     temperature: NonNegative = 0.7
     # episode: one per episode; step: discounted return-to-go per step; gigpo: anchor states
     advantage: Literal["episode", "step", "gigpo"] = "episode"
@@ -76,11 +93,15 @@ class GRPOSettings:
     curriculum_window: AtLeast1 = 32  # recent episodes per family estimating its success
     ladder_unlock: Fraction = 0.5  # ladder: the frontier's recent success that opens the next rung
     ladder_review: Fraction = 0.3  # ladder: the share of draws the rungs below the frontier take
+    # a task family's episode takes at most the steps its family needs (1 for a one-step family, 6 for 2-4, 10 for 5+),
+    # never more than max_steps: a ladder's low rungs stay short while its top one gets the steps it needs
+    family_steps: bool = False
     refill_zero_variance: NonNegativeInt = 0  # extra groups replacing zero-variance ones (DAPO dynamic sampling)
     max_error_share: Fraction = 0.5  # an iteration with more errored episodes than this share stops the run (1: never)
     episode_timeout_s: Positive = 900.0  # wall-clock deadline of one episode (rl_config: episode.episode_timeout_s)
     self_imitation: NonNegativeInt = 0  # own past successful episodes replayed per update (0: off)
-    self_imitation_capacity: AtLeast1 = 1024  # steps the replay buffer keeps (each with its screenshot)
+    self_imitation_capacity: Annotated[AtLeast1, Field(le=65536), Why(
+        "the replay buffer keeps each step with its screenshot in memory")] = 1024  # steps the replay buffer keeps
     hindsight: bool = False  # failed family episodes replayed as successes of the instances they achieved (needs SIL)
     hindsight_per_episode: AtLeast1 = 1  # instances one failed episode is relabelled for
     explore: float = 0.0  # probability a training reply's choice is drawn uniformly among the grammar's, in [0, 1)
@@ -104,6 +125,12 @@ class GRPOSettings:
                               "with it")
         if not 0 < self.discount <= 1:
             raise ConfigError(f"discount must be in (0, 1], got {self.discount}")
+        groups = self.tasks_per_iteration + self.refill_zero_variance
+        if groups * self.group_size > MAX_ITERATION_EPISODES:
+            raise ConfigError(f"(tasks_per_iteration + refill_zero_variance) x group_size must be <= "
+                              f"{MAX_ITERATION_EPISODES}, got ({self.tasks_per_iteration} + "
+                              f"{self.refill_zero_variance}) x {self.group_size} = {groups * self.group_size} (an "
+                              f"iteration's episodes, screenshots included, stay in memory until its update)")
 
 
 @settings
@@ -120,12 +147,13 @@ class OptimSettings:
     # entropy_coef_final turns the bonus into a penalty late in the run: the policy sharpens onto its own choices
     lr_final: NonNegative | None = None
     entropy_coef_final: float | None = None
-    max_tokens: AtLeast1 = 300  # dr_grpo's constant normaliser
+    max_tokens: ReplyTokens = 300  # dr_grpo's constant normaliser
     # rows per training forward, across prompts (prompts left-padded: packed_batch), and at most this many padded
     # tokens in one (prompt + reply, times rows): the tiny model's forward costs about the same for 1 row or 16,
     # an 8B's activations grow with the tokens
-    pack_rows: AtLeast1 = 16
-    pack_tokens: AtLeast1 = 16384
+    pack_rows: Annotated[AtLeast1, Field(le=1024), Why("rows of one training forward, its activations with them")] = 16
+    pack_tokens: Annotated[AtLeast1, Field(le=1 << 20), Why("padded tokens of one training forward, its activations "
+                                                             "with them")] = 16384
 
     def __post_init__(self) -> None:
         if not all(0 <= b < 1 for b in self.betas):
@@ -155,12 +183,14 @@ class LoRASettings:
 
 @settings
 class MCTSSettings:
-    simulations: AtLeast1 = 50  # per decision
+    simulations: Annotated[AtLeast1, Field(le=10_000), Why(
+        "each simulation is browser steps, and the search tree keeps every node it made")] = 50  # per decision
     ucb_c: NonNegative = 1.414
-    children: AtLeast1 = 5  # candidate actions sampled at each expanded node
+    children: Annotated[AtLeast1, Field(le=64), Why(
+        "candidate actions sampled at each expanded node, each a branch the tree keeps")] = 5
     alpha: Fraction = 0.5  # weight of the search's own Q in the composite Q (1 - alpha: the critic's)
-    depth: AtLeast1 = 10  # simulation steps past a new node
-    max_steps: AtLeast1 = 20  # steps of an episode, search path and simulations together
+    depth: Steps = 10  # simulation steps past a new node
+    max_steps: Steps = 20  # steps of an episode, search path and simulations together
     temperature: NonNegative = 1.0
     step_budget: NonNegativeInt = 0  # env steps per episode, search and simulations together (0: none)
     time_budget_s: NonNegative = 0.0  # wall time per episode (0: none)
@@ -172,7 +202,8 @@ class DPOSettings:
     beta: Positive = 0.1
     margin: NonNegative = 0.1  # least Q difference between siblings for a pair
     pg_weight: NonNegative = 0.0  # weight of the sibling-GRPO policy-gradient loss beside DPO (0: DPO only)
-    max_pairs: AtLeast1 = 256  # per update, the largest margins first
+    max_pairs: Annotated[AtLeast1, Field(le=65536), Why(
+        "pairs of one update, each two replies' prompts with their screenshots")] = 256  # per update, largest first
 
 
 @settings

@@ -1,10 +1,11 @@
 """Online GRPO: groups of parallel episodes per task, Dr. GRPO advantages, a LoRA update, repeat.
 
-Per iteration: for each task of the batch, ``group_size`` episodes run concurrently in their own browser contexts
-(one rollout function: ``rollout.run_episode``); each episode's dense return (or each step's discounted
-return-to-go) minus its group's mean is the advantage of every token the policy sampled in it; one optimizer step
-follows. With the in-process backend the sampler and the learner share one model, so the next iteration samples from
-the new weights; with vLLM the new adapter is saved and hot-loaded (``LoraSync``).
+Per iteration: for each task of the batch, ``group_size`` episodes run in their own browser contexts, at most
+``parallel`` at once (a larger group runs in waves; one rollout function: ``rollout.run_episode``); each episode's
+dense return (or each step's discounted return-to-go) minus its group's mean is the advantage of every token the
+policy sampled in it; one optimizer step follows. With the in-process backend the sampler and the learner share one
+model, so the next iteration samples from the new weights; with vLLM the new adapter is saved and hot-loaded
+(``LoraSync``).
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from halo.errors import ConfigError
 from halo.rl.advantages import gigpo_advantages, group_advantages, group_stats, step_advantages
 from halo.rl.config import GRPOSettings, LoRASettings, OptimSettings
 from halo.rl.curriculum import CurriculumSettings, make_sampler
-from halo.rl.health import check_iteration, error_counts
+from halo.rl.health import check_iteration, error_counts, error_examples
 from halo.rl.hindsight import Hindsight
 from halo.rl.learner import LoRALearner, TrainItem, step_item
 from halo.rl.rewards import RewardConfig
@@ -181,7 +182,8 @@ class GRPOTrainer:
         for GiGPO (a request to the site a step), each step's ``/finish`` JSON kept only for hindsight."""
         s = self.s
         return {"reward_config": self.reward_config, "temperature": s.temperature, "max_steps": s.max_steps,
-                "state_keys": s.advantage == "gigpo", "keep_state": s.hindsight}
+                "state_keys": s.advantage == "gigpo", "keep_state": s.hindsight, "parallel": s.parallel,
+                "family_steps": s.family_steps}
 
     def tasks_for(self, it: int) -> list[Any]:
         return self.sampler.draw(self.s.tasks_per_iteration, it)
@@ -224,7 +226,8 @@ class GRPOTrainer:
                         self.policy.explore_per_reply = s.explore_unit == "reply"
                         self.policy.explore = self.explore_for(batch[0])
                         rates.append(self.policy.explore)
-                    batch_groups = [await run_group(envs[:s.group_size], self.policy, batch[0], on_step=None, **kw)]
+                    batch_groups = [await run_group(envs, self.policy, batch[0], n=s.group_size, on_step=None,
+                                                    **kw)]
                 for task, g in zip(batch, batch_groups):
                     groups.append(g)
                     self.sampler.record(task, [e.success for e in g if not e.errored])
@@ -276,7 +279,7 @@ class GRPOTrainer:
                   "time_sync": round(t_sync, 3),
                   "tasks": [g[0].task_id for g in groups if g], "refills": refills,
                   "family_success": family_success(groups), "curriculum": self.sampler.state(),
-                  "errors": error_counts(groups)})
+                  "errors": error_counts(groups), "error_examples": error_examples(groups)})
         if hasattr(self.learner, "set_progress"):
             m.update(lr=self.learner.lr, entropy_coef=self.learner.entropy_coef)
         if replay is not None:
@@ -291,7 +294,8 @@ class GRPOTrainer:
 
     def episodes_to_save(self, res: IterationResult) -> list[tuple[int, list[Episode]]]:
         """(group index, episodes) to write: every one (``all``), the best and worst of each group (``best_worst``),
-        or those plus every episode of the first group every ``save_group_every`` iterations (``sample``)."""
+        or those plus every episode of the first group every ``save_group_every`` iterations (``sample``); with
+        every mode but ``none``, each errored episode too (its error must be readable somewhere)."""
         mode, out = self.s.save_episodes, []
         if mode == "none":
             return out
@@ -300,6 +304,7 @@ class GRPOTrainer:
             whole = mode == "all" or (mode == "sample" and gi == 0 and res.iteration % self.s.save_group_every == 0)
             chosen = g if whole else ([max(ok, key=lambda e: e.dense_return), min(ok, key=lambda e: e.dense_return)]
                                       if ok else [])
+            chosen = [*chosen, *(e for e in g if e.errored)]
             out.append((gi, list({e.id: e for e in chosen}.values())))
         return out
 
@@ -329,7 +334,9 @@ class GRPOTrainer:
             else:
                 pool = self.pool or await stack.enter_async_context(BrowserPool())
                 env_kw = {"episode_timeout_s": s.episode_timeout_s, **self.env_kwargs}
-                envs = [BrowserEnv(pool, max_steps=s.max_steps, **env_kw) for _ in range(s.group_size)]
+                # a group larger than grpo.parallel runs in waves over these
+                envs = [BrowserEnv(pool, max_steps=s.max_steps, **env_kw)
+                        for _ in range(min(s.group_size, s.parallel))]
             try:
                 for it in range(start_iteration, s.iterations):
                     res = await self.iterate(it, envs)

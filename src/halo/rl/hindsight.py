@@ -47,9 +47,10 @@ def achieved(family: str, index: int, state: dict[str, Any], rng: random.Random,
     return out
 
 
-def _typed_allowed(action: Any, obs: Any, policy: Any) -> bool:
-    """Whether the text an action typed (a message, a field's value, an option) is one the new goal's grammar also
-    allows: a phrase of that goal under ``text: goal`` (never under free text: the replay's mask is the goal's)."""
+def _typed_allowed(action: Any, old: Any, obs: Any, policy: Any) -> bool:
+    """Whether the text an action typed (a message, a field's value, an option) on ``old`` is one the new goal's
+    grammar (``obs``) also allows: a phrase of that goal under ``text: goal``, the phrase at the same position under
+    ``goal_refs`` (the reply's tokens name a position), never under free text (the replay's mask is the goal's)."""
     typed = [v for v in (getattr(action, "text", None), getattr(action, "value", None)) if v]
     typed += [v for v in (getattr(action, "options", None) or ()) if v]
     if not typed:
@@ -57,8 +58,11 @@ def _typed_allowed(action: Any, obs: Any, policy: Any) -> bool:
     cfg = getattr(policy, "prompt_config", None)
     if cfg is None or cfg.text == "free":
         return False
-    from halo.policy.action_space import text_choices
+    from halo.policy.action_space import goal_phrases, text_choices
 
+    if cfg.text == "goal_refs":  # the reply names phrases by position: the new goal's must be the same text there
+        was, new = goal_phrases(old.goal, cfg.text_max_chars), goal_phrases(obs.goal, cfg.text_max_chars)
+        return all(v in was and was.index(v) < len(new) and new[was.index(v)] == v for v in typed)
     allowed = set(text_choices(obs, cfg.text, cfg.text_max_chars))
     return all(v in allowed for v in typed)
 
@@ -75,7 +79,7 @@ def relabel(episode: Any, inst: Any, policy: Any, upto: int | None = None) -> An
         if st.prompt is None or not st.sample.token_ids or action is None:
             return None
         obs = dataclasses.replace(st.obs, goal=inst.goal, task_id=inst.id)
-        if not _typed_allowed(action, obs, policy):
+        if not _typed_allowed(action, st.obs, obs, policy):
             return None
         sample = dataclasses.replace(st.sample, prompt_tokens=None)  # the sampler never read this prompt
         if sample.grammar is not None:

@@ -4,20 +4,60 @@ Sparse success gives no gradient early in training, so each step also pays for p
 (``rewards.milestones`` in configs/rl_config.yaml): a milestone matches when all its conditions hold on the step, and
 it is paid once per episode. Conditions read only what every site shows (URL, accessibility tree, elements, the
 acted-on element), so the same rules work on REAL's remote sites and on REAL-local.
+
+Milestone patterns are the user's regexes, run on the event loop's thread at every step: they run on PyPI's
+``regex`` (``re``'s syntax, with guards against most catastrophic backtracking) with a time bound, so no pattern can
+block the loop and the deadlines on it (the step's, the episode's). At start-up each pattern is tried on a few
+adversarial texts (``PROBE_TIMEOUT_S``): one that backtracks catastrophically is refused there, naming the key;
+during a run a search past ``MATCH_TIMEOUT_S`` errors the episode with that key (``PatternTimeout``) instead of
+hanging it.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import functools
 import hashlib
 import math
 import re
+import reprlib
 from dataclasses import dataclass, field
 from typing import Any, Mapping
+
+import regex
 
 from halo.env.actions import Action
 from halo.env.types import Element, Observation
 from halo.errors import ConfigError
+
+
+# CPU seconds (the regex library's clock): a search of a milestone pattern during a run, and each start-up probe
+MATCH_TIMEOUT_S = 1.0
+PROBE_TIMEOUT_S = 0.25
+PROBE_CHARS = 2000  # length of each start-up probe text
+
+
+class PatternTimeout(ConfigError):
+    """A milestone pattern ran past its time bound on a step's text (catastrophic backtracking)."""
+
+
+@functools.lru_cache(maxsize=4096)
+def _compiled(pattern: str, flags: int) -> Any:
+    return regex.compile(pattern, flags)
+
+
+def pattern_matches(pattern: str, text: str, flags: int = 0, *, full: bool = False, where: str = "") -> bool:
+    """``pattern`` searched in (``full``: matching all of) ``text``, within ``MATCH_TIMEOUT_S``; ``PatternTimeout``
+    naming ``where`` past it."""
+    p = _compiled(pattern, flags)
+    try:
+        m = (p.fullmatch if full else p.search)(text, timeout=MATCH_TIMEOUT_S)
+    except TimeoutError:
+        raise PatternTimeout(f"{where or 'a milestone pattern'}: the regex {pattern!r} ran over "
+                             f"{MATCH_TIMEOUT_S:g} CPU-s on a {len(text):,}-character text (catastrophic "
+                             f"backtracking); simplify it (no nested or overlapping quantifiers such as (a+)+ or "
+                             f"(a|aa)+)") from None
+    return m is not None
 
 
 @dataclass(frozen=True)
@@ -27,9 +67,11 @@ class ElementPattern:
     role: str = ".*"
     name: str = ".*"
     filled: bool = False
+    where: str = field(default="", compare=False, repr=False)  # its key in rl_config, for a timeout's message
 
     def matches(self, el: Element) -> bool:
-        if not re.fullmatch(self.role, el.role or "", re.I) or not re.search(self.name, el.name or "", re.I):
+        if not pattern_matches(self.role, el.role or "", regex.I, full=True, where=f"{self.where}.role") or \
+                not pattern_matches(self.name, el.name or "", regex.I, where=f"{self.where}.name"):
             return False
         return not self.filled or bool((el.value or "").strip())
 
@@ -50,15 +92,19 @@ class Milestone:
     element: ElementPattern | None = None
     acted_on: ElementPattern | None = None
     action: str | None = None
+    where: str = field(default="", compare=False, repr=False)  # its key in rl_config, for a timeout's message
 
     def reached(self, obs: Observation, action: Action | None, next_obs: Observation) -> bool:
-        if self.url is not None and not re.search(self.url, next_obs.url, re.I):
+        w = self.where or f"milestone {self.name}"
+        if self.url is not None and not pattern_matches(self.url, next_obs.url, regex.I, where=f"{w}.url"):
             return False
-        if self.text is not None and not re.search(self.text, next_obs.axtree, re.I | re.M):
+        if self.text is not None and not pattern_matches(self.text, next_obs.axtree, regex.I | regex.M,
+                                                         where=f"{w}.text"):
             return False
         if self.element is not None and not any(self.element.matches(e) for e in next_obs.elements.values()):
             return False
-        if self.action is not None and (action is None or not re.fullmatch(self.action, action.name)):
+        if self.action is not None and (action is None or not pattern_matches(self.action, action.name, full=True,
+                                                                              where=f"{w}.action")):
             return False
         if self.acted_on is not None:
             target = target_element(obs, action)
@@ -126,61 +172,92 @@ class RewardConfig:
         return cls(shaping=shaping, milestones=ms)
 
 
-_MILESTONE_KEYS = {f.name for f in dataclasses.fields(Milestone)}
-_PATTERN_KEYS = {f.name for f in dataclasses.fields(ElementPattern)}
+_MILESTONE_KEYS = {f.name for f in dataclasses.fields(Milestone)} - {"where"}
+_PATTERN_KEYS = {f.name for f in dataclasses.fields(ElementPattern)} - {"where"}
 
 
 def _number(v: Any, where: str, integer: bool = False) -> float:
     ok = isinstance(v, int) if integer else isinstance(v, (int, float))
     if isinstance(v, bool) or not ok or not math.isfinite(v):
-        raise ConfigError(f"{where} must be {'an integer' if integer else 'a number'}, got {v!r} "
+        raise ConfigError(f"{where} must be {'an integer' if integer else 'a number'}, got {_short(v)} "
                           f"({type(v).__name__})")
     return v
 
 
-def _regex(v: Any, where: str) -> str:
+_PROBE_BASE = 'a0 \n"-_/.:'
+
+
+def _probes(pattern: str) -> list[str]:
+    """Texts that make a backtracking pattern blow up: long runs of one character the pattern names (or a common
+    one), then a character it cannot end on and every character it names; and its characters cycled."""
+    chars = sorted({c for c in pattern if c.isalnum() or c in _PROBE_BASE} | set(_PROBE_BASE))[:40]
+    tail = "\x00" + "".join(chars)  # every literal the pattern needs, after the run (a required one is not missing)
+    cycled = "".join(chars) * (PROBE_CHARS // len(chars) + 1)
+    return [c * PROBE_CHARS + tail for c in chars] + [cycled[:PROBE_CHARS] + tail]
+
+
+def _regex(v: Any, where: str, flags: int = 0, full: bool = False) -> str:
+    """``v`` as a milestone pattern: a string that compiles and does not backtrack catastrophically on the start-up
+    probes (each within ``PROBE_TIMEOUT_S``); ``ConfigError`` naming ``where`` otherwise."""
     if not isinstance(v, str):
-        raise ConfigError(f"{where} must be a regex (a string), got {v!r} ({type(v).__name__})")
+        raise ConfigError(f"{where} must be a regex (a string), got {_short(v)} ({type(v).__name__})")
     try:
-        re.compile(v)
-    except re.error as e:
+        p = _compiled(v, flags)
+    except (regex.error, re.error, ValueError) as e:
         raise ConfigError(f"{where}: invalid regex {v!r}: {e}") from None
+    for text in _probes(v):
+        try:
+            (p.fullmatch if full else p.search)(text, timeout=PROBE_TIMEOUT_S)
+        except TimeoutError:
+            raise ConfigError(f"{where}: the regex {v!r} backtracks catastrophically: it ran over "
+                              f"{PROBE_TIMEOUT_S:g} CPU-s on a {len(text):,}-character text (a run of {text[0]!r}), "
+                              f"and a step's page text is longer; simplify it (no nested or overlapping quantifiers "
+                              f"such as (a+)+ or (a|aa)+)") from None
     return v
+
+
+def _short(v: Any, limit: int = 200) -> str:
+    """``repr(v)`` cut to ``limit`` characters (a value in a message, however large it is)."""
+    r = reprlib.Repr()
+    r.maxstring, r.maxother, r.maxlist, r.maxdict, r.maxlevel = limit, limit, 8, 8, 3
+    text = r.repr(v)
+    return text if len(text) <= limit else text[:limit] + "..."
 
 
 def _milestone(r: Any, where: str) -> Milestone:
     if not isinstance(r, Mapping):
-        raise ConfigError(f"{where} must be a mapping like {{name: x, weight: 0.2, url: '...'}}, got {r!r}")
+        raise ConfigError(f"{where} must be a mapping like {{name: x, weight: 0.2, url: '...'}}, got {_short(r)}")
     unknown = set(r) - _MILESTONE_KEYS
     if unknown:
         raise ConfigError(f"{where}: unknown keys {sorted(unknown)}; known: {sorted(_MILESTONE_KEYS)}")
     name = r.get("name")
     if not isinstance(name, str) or not name.strip():
-        raise ConfigError(f"{where} needs a name (a non-empty string), got {name!r}")
+        raise ConfigError(f"{where} needs a name (a non-empty string), got {_short(name)}")
     where = f"{where} ({name})"
     if "weight" not in r:
         raise ConfigError(f"{where} needs a weight (a number)")
     _number(r["weight"], f"{where}.weight")
     vals = dict(r)
-    for k in ("url", "text", "action"):
+    for k, flags, full in (("url", regex.I, False), ("text", regex.I | regex.M, False), ("action", 0, True)):
         if vals.get(k) is not None:
-            _regex(vals[k], f"{where}.{k}")
+            _regex(vals[k], f"{where}.{k}", flags, full)
     for k in ("element", "acted_on"):
         p = vals.get(k)
         if p is None:
             continue
         if not isinstance(p, Mapping) or set(p) - _PATTERN_KEYS:
-            raise ConfigError(f"{where}.{k} must be a mapping with keys among {sorted(_PATTERN_KEYS)}, got {p!r}")
-        for pk in ("role", "name"):
+            raise ConfigError(f"{where}.{k} must be a mapping with keys among {sorted(_PATTERN_KEYS)}, got "
+                              f"{_short(p)}")
+        for pk, full in (("role", True), ("name", False)):
             if pk in p:
-                _regex(p[pk], f"{where}.{k}.{pk}")
+                _regex(p[pk], f"{where}.{k}.{pk}", regex.I, full)
         if "filled" in p and not isinstance(p["filled"], bool):
-            raise ConfigError(f"{where}.{k}.filled must be true or false, got {p['filled']!r}")
-        vals[k] = ElementPattern(**p)
+            raise ConfigError(f"{where}.{k}.filled must be true or false, got {_short(p['filled'])}")
+        vals[k] = ElementPattern(**p, where=f"{where}.{k}")
     if not any(vals.get(k) is not None for k in ("url", "text", "action", "element", "acted_on")):
         raise ConfigError(f"{where} has no condition (url, text, element, acted_on or action): it would be paid "
                           f"at the first step of every episode")
-    return Milestone(**vals)
+    return Milestone(**vals, where=where)
 
 
 @dataclass(frozen=True)

@@ -1,7 +1,8 @@
 """One rollout function for every consumer (GRPO, evaluation, MCTS, Tinker): run an episode, record each step.
 
-MCTS runs its simulations with the same function from a restored state (``start``: an env snapshot and the reward
-calculator as it was there) and takes single steps with ``act``, the body of every step here.
+A group (``run_group``) runs its episodes at most ``parallel`` at once (``grpo.parallel``), in waves when it is
+larger. MCTS runs its simulations with the same function from a restored state (``start``: an env snapshot and the
+reward calculator as it was there) and takes single steps with ``act``, the body of every step here.
 
 An episode that breaks (browser crash, site down) is kept as data with ``errored=True`` and is left out of training
 and success rates; the env is reset for the next one. Training never uses recovery heuristics: the policy's own
@@ -106,7 +107,7 @@ class Outcome:
 async def run_episode(env: Any, policy: PolicyBackend, task: Any, *, reward_config: RewardConfig | None = None,
                       temperature: float | None = None, max_steps: int | None = None,
                       on_step: Callable[[Step], None] | None = None, start: Start | None = None,
-                      keep_state: bool = False, state_keys: bool = False) -> Episode:
+                      keep_state: bool = False, state_keys: bool = False, family_steps: bool = False) -> Episode:
     """Reset ``env`` on ``task`` (or restore ``start``) and let ``policy`` act until a terminal action,
     ``max_steps`` or an error.
 
@@ -116,7 +117,13 @@ async def run_episode(env: Any, policy: PolicyBackend, task: Any, *, reward_conf
     is errored with that reason, whatever it was waiting on (the browser, the site or the policy). ``keep_state``
     keeps a task family episode's ``/finish`` JSON after each step and at the end on it (hindsight relabelling
     reads them). ``state_keys``: read the site's state key before each step (``Step.state_key``, GiGPO's anchor
-    states); one request to the site a step, so only a learner that groups steps by it asks for it."""
+    states); one request to the site a step, so only a learner that groups steps by it asks for it.
+    ``family_steps``: a task family's episode takes at most the steps its family needs (``Family.max_steps``), never
+    more than ``max_steps``: a ladder's one-step rungs stay one decision long."""
+    if family_steps and getattr(task, "family", ""):
+        from halo.tasks.families import get_family
+
+        max_steps = min(max_steps or getattr(env, "max_steps", 70), get_family(task.family).max_steps)
     ep = Episode(id=uuid.uuid4().hex[:12], task_id=task.id, site=getattr(task, "site", ""))
     limit_s = getattr(env, "episode_timeout_s", None)
     t0 = time.perf_counter()
@@ -178,7 +185,9 @@ async def _run_episode(ep: Episode, env: Any, policy: PolicyBackend, task: Any, 
     except (asyncio.CancelledError, KeyboardInterrupt):
         raise
     except Exception as e:  # a broken episode is data, not a crash of the whole run
-        ep.errored, ep.error = True, f"{type(e).__name__}: {e}"
+        from halo.rl.health import exception_text
+
+        ep.errored, ep.error = True, exception_text(e)  # never without its reason (an exception with no message)
     ep.wall_time = time.perf_counter() - t0
     ep.milestones = tuple(sorted(rewards.milestones_reached))
     return ep
@@ -246,6 +255,23 @@ def _with_error(obs: Observation, error: str, step: int) -> Observation:
     return replace(obs, last_action_error=error, step=step)
 
 
-async def run_group(envs: Sequence[Any], policy: PolicyBackend, task: Any, **kw: Any) -> list[Episode]:
-    """One episode per env on the same task, concurrently (a GRPO group)."""
-    return list(await asyncio.gather(*(run_episode(env, policy, task, **kw) for env in envs)))
+async def run_group(envs: Sequence[Any], policy: PolicyBackend, task: Any, *, n: int | None = None,
+                    parallel: int | None = None, **kw: Any) -> list[Episode]:
+    """``n`` episodes of the same task (a GRPO group; default: one per env), at most ``parallel`` of them (default:
+    one per env) at once. A group larger than that runs in waves, never all at once: each env takes the next
+    episode when its last one ends. The episodes come back in the order they were started."""
+    n = len(envs) if n is None else n
+    width = min(len(envs), parallel or len(envs), n)
+    if n > 0 and width < 1:
+        raise ValueError(f"run_group: {n} episodes need at least one env (got {len(envs)}, parallel {parallel})")
+    out: list[Episode | None] = [None] * n
+    started = 0
+
+    async def lane(env: Any) -> None:
+        nonlocal started
+        while started < n:
+            i, started = started, started + 1
+            out[i] = await run_episode(env, policy, task, **kw)
+
+    await asyncio.gather(*(lane(env) for env in envs[:width]))
+    return [e for e in out if e is not None]

@@ -59,9 +59,7 @@ class RunDir:
     def __init__(self, root: str | Path = "runs", name: str | None = None, prefix: str = "run",
                  max_episode_mb: float = 2048.0):
         name = name or f"{prefix}-{time.strftime('%Y%m%d-%H%M%S', time.gmtime())}"
-        if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9._-]*", name):
-            raise ConfigError(f"run name {name!r}: use letters, digits, '.', '_' and '-' only")
-        self.path = Path(root) / name
+        self.path = run_path(root, name)
         self.episodes = self.path / "episodes"
         self.episodes.mkdir(parents=True, exist_ok=True)
         self.max_episode_bytes = int(max_episode_mb * 2**20)
@@ -134,6 +132,14 @@ class RunDir:
         """What the saved episodes take: count, MiB, and screenshots left out past the budget."""
         return {"episodes": len(list(self.episodes.glob("*.jsonl"))), "mib": round(self.episode_bytes / 2**20, 2),
                 "max_mib": round(self.max_episode_bytes / 2**20), "skipped_screenshots": self.skipped_screenshots}
+
+
+def run_path(root: str | Path, name: str) -> Path:
+    """Where run ``name`` lives under ``root``, its name checked; nothing is created (a ``--resume`` that cannot
+    resume leaves no directory behind)."""
+    if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9._-]*", name):
+        raise ConfigError(f"run name {name!r}: use letters, digits, '.', '_' and '-' only")
+    return Path(root) / name
 
 
 def dir_bytes(path: Path) -> int:

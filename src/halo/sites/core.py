@@ -15,6 +15,10 @@ REAL's ``differences`` block, and its own Starlette routes. ``build_app(spec)`` 
 Sessions live in memory, keyed by a per-site cookie. Browser contexts do not share cookies, so concurrent
 episodes never see each other's state. A request without a session gets a fresh default one. Request bodies
 over ``MAX_BODY_BYTES`` are refused with 413 (a REAL page posts a few KB; the server must not grow by what it is sent).
+What a session stores is bounded too, on every site and every field at once: its state's growth past its seed plus
+its submitted answers (their pickled bytes) stay within ``MAX_SESSION_BYTES``. A request that would take a session
+past it is refused with 413 and stores nothing (a request it turns out to have taken past is rolled back), so
+``MAX_SESSIONS`` x that bounds the server, and ``/finish`` stays small and fast.
 """
 
 from __future__ import annotations
@@ -44,6 +48,9 @@ from starlette.staticfiles import StaticFiles
 
 MAX_SESSIONS = 512  # oldest sessions are dropped past this (a long training run creates thousands)
 MAX_BODY_BYTES = 1 << 20  # request bodies beyond this get 413
+MAX_SESSION_BYTES = 256 << 10  # what one session may store past its seed (an episode stores a few KB)
+_NEAR_LIMIT = 64 << 10  # this close to the bound, every request is checked (and rolled back past it)
+_READ_ONLY = ("/finish", "/finish.json", "/__halo/state_key", "/_spa/router.js")
 ROUTER_JS = (Path(__file__).parent / "router.js").read_bytes()  # every page's client-side navigation (router.js)
 _TASK_ID = re.compile(r"^(v\d+\.)?(?P<site>[a-z]+)(\.[a-z0-9_]+)?-\d+$")  # REAL's, or a task family's
 
@@ -130,6 +137,18 @@ class Session:
     state: dict[str, Any]
     submitted: list[str] = field(default_factory=list)
     lock: threading.RLock = field(default_factory=threading.RLock)
+    seed_bytes: int = 0  # the pickled size of (initial, []): what a fresh session holds
+    stored: int = 0  # bytes stored past the seed (state growth and answers), as of the last request
+
+    def snapshot(self) -> bytes:
+        """The session's state and answers, pickled (its size is what the session holds)."""
+        with self.lock:
+            return pickle.dumps((self.state, self.submitted), pickle.HIGHEST_PROTOCOL)
+
+    def restore(self, snap: bytes) -> None:
+        state, submitted = pickle.loads(snap)
+        with self.lock:
+            self.state, self.submitted = state, submitted
 
     @property
     def config(self) -> dict[str, Any]:
@@ -154,9 +173,10 @@ class SiteSpec:
 
 
 class SessionStore:
-    def __init__(self, spec: SiteSpec, max_sessions: int = MAX_SESSIONS):
+    def __init__(self, spec: SiteSpec, max_sessions: int = MAX_SESSIONS, max_session_bytes: int = MAX_SESSION_BYTES):
         self.spec = spec
         self.max_sessions = max_sessions
+        self.max_session_bytes = max_session_bytes
         self._sessions: OrderedDict[str, Session] = OrderedDict()
         self._lock = threading.Lock()
 
@@ -170,6 +190,7 @@ class SessionStore:
                     initial=initial, state=fresh_copy(initial))
         if self.spec.on_config is not None:
             self.spec.on_config(s)
+        s.seed_bytes = len(s.snapshot())
         with self._lock:
             self._sessions[s.sid] = s
             while len(self._sessions) > self.max_sessions:
@@ -182,7 +203,8 @@ class SessionStore:
         with src.lock:
             state, submitted = fresh_copy(src.state), list(src.submitted)
         s = Session(sid=secrets.token_hex(12), task_id=src.task_id, run_id=src.run_id, latency=src.latency,
-                    initial=src.initial, state=state, submitted=submitted)
+                    initial=src.initial, state=state, submitted=submitted, seed_bytes=src.seed_bytes,
+                    stored=src.stored)
         with self._lock:
             self._sessions[s.sid] = s
             while len(self._sessions) > self.max_sessions:
@@ -312,6 +334,17 @@ def build_app(spec: SiteSpec) -> Starlette:
         if fresh:
             s = store.new()
         request.state.session = s
+        path = request.url.path
+        measured = not path.startswith("/static/") and path not in _READ_ONLY
+        before = None
+        if measured:  # what the request brings: its body, its query string and a path that may be stored
+            declared = request.headers.get("content-length", "")
+            brings = (int(declared) if declared.isdigit() else 0) + len(request.url.query)
+            if request.method not in ("GET", "HEAD") or brings or len(path) > 256 or \
+                    s.stored > store.max_session_bytes - _NEAR_LIMIT:
+                if s.stored + brings > store.max_session_bytes:
+                    return _session_full(request, store, s.stored, brings, fresh, s)
+                before = s.snapshot()
         try:
             resp = await call_next(request)
         except Exception as e:  # a bug in a page must not take the server down; say what broke
@@ -319,6 +352,13 @@ def build_app(spec: SiteSpec) -> Starlette:
                               "reload the page; if it persists, report it with this message")
             if isinstance(e, BodyTooLarge) or (isinstance(e, ExceptionGroup) and e.subgroup(BodyTooLarge)):
                 resp = error_page(413, "request body over the size limit", f"send at most {MAX_BODY_BYTES} bytes")
+        if measured:
+            stored = len(s.snapshot()) - s.seed_bytes
+            if stored > store.max_session_bytes and before is not None:
+                s.restore(before)  # it stores nothing: the session is as it was before the request
+                resp = _session_full(request, store, s.stored, stored - s.stored, fresh, s)
+            else:
+                s.stored = stored
         if fresh:
             resp.set_cookie(store.cookie, s.sid, httponly=True, samesite="lax")
         return resp
@@ -328,6 +368,21 @@ def build_app(spec: SiteSpec) -> Starlette:
     app.state.store = store
     app.state.spec = spec
     return app
+
+
+def _session_full(request: Request, store: SessionStore, stored: int, more: int, fresh: bool, s: Session) -> Response:
+    """413 for a request that would take its session past ``max_session_bytes``: JSON for the API and /submit
+    (what their callers read), a page for the rest."""
+    what = (f"this session stores {stored:,} bytes past its seed, and this request would add {more:,} more: over "
+            f"the {store.max_session_bytes:,}-byte limit of one session; nothing was stored")
+    fix = "start a fresh session (GET /config, as each episode does) or send less"
+    if request.url.path.startswith("/api/") or request.url.path == "/submit":
+        resp: Response = JSONResponse({"error": what, "fix": fix}, status_code=413)
+    else:
+        resp = error_page(413, what, fix)
+    if fresh:
+        resp.set_cookie(store.cookie, s.sid, httponly=True, samesite="lax")
+    return resp
 
 
 class BodyTooLarge(Exception):

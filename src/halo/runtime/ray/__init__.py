@@ -2,10 +2,11 @@
 
 A ``RolloutWorker`` is a Ray actor that owns one ``BrowserPool`` (one Chromium) and, when the tasks run on
 REAL-local, its own ``SitesServer`` (REAL-local on its node's loopback: a worker on another machine cannot reach the
-driver's). It runs ``rollout.run_group`` (the one rollout function) for each unit it is sent, ``n`` concurrent
-episodes of one task, and returns the ``Episode`` objects (plain dataclasses; screenshots are bytes). For MCTS
-(``halo train mcts --ray``) a unit is one whole search (``MCTSExplorer`` on a branchable env of the worker's
-browser, restores by fork on its own REAL-local); the tree comes back without its browser snapshots
+driver's). It runs ``rollout.run_group`` (the one rollout function) for each unit it is sent, ``n`` episodes of one
+task (at most ``grpo.parallel`` at once, in waves past it), and returns the ``Episode`` objects (plain
+dataclasses; screenshots are bytes). For MCTS (``halo train mcts --ray``) a unit is one whole search
+(``MCTSExplorer`` on a branchable env of the worker's browser, restores by fork on its own REAL-local); the tree
+comes back without its browser snapshots
 (``mcts.portable_result``) for the driver's DPO update.
 
 The policy is reached from the workers either as the mode's OpenAI/vLLM server (``OpenAIPolicy``, the server config

@@ -161,15 +161,17 @@ class _RolloutWorker:
         return task
 
     async def run(self, task: Any, n: int, spec: PolicySpec, kw: dict) -> dict:
-        """``n`` concurrent episodes of ``task`` (``rollout.run_group``); returns the episodes and timings."""
+        """``n`` episodes of ``task`` (``rollout.run_group``), at most ``kw["parallel"]`` at once (in waves past it);
+        returns the episodes and timings."""
         from halo.env.env import BrowserEnv
         from halo.rl.rollout import run_group
 
         t0 = time.perf_counter()
         await self.start()
-        envs = [self._free.pop() if self._free else BrowserEnv(self._pool, **self.env_kwargs) for _ in range(n)]
+        width = max(1, min(n, kw.get("parallel") or n))
+        envs = [self._free.pop() if self._free else BrowserEnv(self._pool, **self.env_kwargs) for _ in range(width)]
         try:
-            eps = await run_group(envs, _policy_for(spec, self._policies), self._retarget(task), **kw)
+            eps = await run_group(envs, _policy_for(spec, self._policies), self._retarget(task), n=n, **kw)
         finally:
             self._free.extend(envs)
         return {"episodes": eps, "wall_s": time.perf_counter() - t0, "pid": os.getpid()}

@@ -18,8 +18,11 @@ from halo.errors import ConfigError, TaskNotFoundError
 from halo.tasks.families.base import FAMILIES, Family, Finish, Instance
 from halo.tasks.types import Grade, Task, default_local_urls
 
-_SPEC = re.compile(r"^(?P<fam>families|[a-z]+\.(?:\*|[a-z0-9_]+))(?:@(?P<split>train|test|all))?(?::(?P<n>\d+))?$")
+# the split and the count are taken as written, then checked (a bad one is named, not read as an unknown task)
+_SPEC = re.compile(r"^(?P<fam>families|[a-z]+\.(?:\*|[a-z0-9_]+))(?:@(?P<split>[^:]*))?(?::(?P<n>.*))?$")
 _ONE = re.compile(r"^(?P<fam>[a-z]+\.[a-z0-9_]+)-(?P<i>\d+)$")
+SPLITS = ("train", "test", "all")
+MAX_COUNT = 1_000_000  # of ``@split:N`` (the largest family has a few thousand instances)
 _loaded = False
 
 
@@ -67,12 +70,25 @@ def resolve_family_spec(ref: str, site_urls: dict[str, str] | None = None) -> li
     one = _ONE.match(ref)
     if one:
         fam = get_family(one.group("fam"))
+        if len(one.group("i")) > 9:
+            raise ConfigError(f"{ref[:60]!r}: an instance number has at most 9 digits")
         return [family_task(fam.instance(int(one.group("i"))), site_urls)]
     m = _SPEC.match(ref)
     if not m:
         raise ConfigError(f"{ref!r} is not a family spec; use e.g. gomail.open@train, gomail.*@test:20, "
                           "families@train or gomail.open-17 (`halo tasks --families` lists them)")
-    name, split, n = m.group("fam"), m.group("split") or "train", m.group("n")
+    name, split, n = m.group("fam"), m.group("split"), m.group("n")
+    if split is not None and split not in SPLITS:
+        raise ConfigError(f"{ref!r}: unknown split {split!r}; a family's instances split into train and test "
+                          f"(@all: both), e.g. gomail.open@test:20")
+    split = split or "train"
+    if n is not None:
+        if not re.fullmatch(r"-?[0-9]{1,7}", n):
+            raise ConfigError(f"{ref[:60]!r}: the count must be a whole number from 1 to {MAX_COUNT:,}, got "
+                              f"{n[:20]!r}; :N takes the first N instances of the split (gomail.open@test:20)")
+        if not 1 <= int(n) <= MAX_COUNT:
+            raise ConfigError(f"{ref!r}: the count must be >= 1 and <= {MAX_COUNT:,}, got {int(n)}; :N takes the "
+                              f"first N instances of the split (gomail.open@test:20)")
     if name == "families":
         fams = all_families()
     elif name.endswith(".*"):

@@ -117,6 +117,13 @@ class Family:
         return ()
 
     # ---- shared
+    STEP_CAPS: ClassVar[dict[str, int]] = {"1": 1, "2-4": 6, "5+": 10}  # steps an episode needs, with room to err
+
+    @property
+    def max_steps(self) -> int:
+        """The steps an episode of this family needs at most (``steps``: the oracle's count, with room to err)."""
+        return self.STEP_CAPS.get(self.steps, 10)
+
     @property
     def size(self) -> int:
         """How many distinct instances (parameter dicts x phrasings are not counted: only distinct params)."""
