@@ -159,6 +159,7 @@ async def one_seed(a, seed: int, tmp: str) -> dict:
             train_eval = [t for f in judged for t in resolve_tasks([f"{f}@train:{a.eval_instances}"], "local", urls)]
             rungs = {f: resolve_tasks([f"{f}@train:{a.eval_instances}"], "local", urls) for f in families
                      if f not in judged}
+            real = resolve_tasks([a.transfer], "local", urls) if a.transfer else []  # REAL's own tasks of the site
 
             async def evaluate(when: str) -> None:
                 """Held-out and train success sampled (``random_*`` before training, ``after_*`` after), then with
@@ -174,6 +175,9 @@ async def one_seed(a, seed: int, tmp: str) -> dict:
                         if when == "after" and split == "train":
                             r["by_practice"] = seen_split(per, rolled)
                         out[f"{key}_{split}"] = r
+                if real:  # transfer: REAL v2's own tasks of the site on REAL-local, sampled (no bar: reported)
+                    r = await success_on(setup.sampler, real, 1, a.max_steps, RunDir(setup.run.path, f"real_{when}"))
+                    out[f"real_{when}"] = {k: r[k] for k in ("success", "episodes", "errored", "return", "typed")}
                 if when == "after":  # every family's success after training, sampled (the lower rungs evaluated now)
                     out["per_family_after"] = {f: {"success": out["after_train"]["success"],
                                                    "typed": out["after_train"]["typed"]} for f in judged}
@@ -321,6 +325,9 @@ def main() -> None:
                                                   "phrases)")
     p.add_argument("--curriculum", default="auto", choices=("auto", "on", "off", "ladder"),
                    help="ladder: --family's families are rungs, lowest first; the last is judged (top_family)")
+    p.add_argument("--transfer", default="",
+                   help="a site name (gomail): its REAL v2 tasks on REAL-local evaluated before and after training "
+                        "(success and mean dense return; reported, no bar)")
     p.add_argument("--family-steps", action=argparse.BooleanOptionalAction, default=False,
                    help="a family's training episode takes at most the steps its family needs (1 for a one-step "
                         "family; GRPOSettings.family_steps)")
