@@ -256,6 +256,27 @@ def plot(result: dict, path: Path) -> None:
     import matplotlib.pyplot as plt
 
     fig, ax = plt.subplots(figsize=(7, 4))
+    if result.get("curriculum") == "ladder":  # one line per rung and seed: the ladder climbed
+        families = result["family"].split(",")
+        for i, r in enumerate(result["seeds"]):
+            for j, f in enumerate(families):
+                pts = [(h["cpu_s"] / 60, h["family_success"][f]) for h in r["curve"]
+                       if f in h.get("family_success", {})]
+                if pts:
+                    ax.plot(*zip(*pts), color=f"C{j}", alpha=0.7, ls=("-", "--", ":")[i % 3],
+                            label=f"{f} (seed {r['seed']})")
+            top = r["after_train"]["success"]
+            ax.plot([r["curve"][-1]["cpu_s"] / 60 if r["curve"] else 0], [top], marker="o", color="k", ms=7, ls="none",
+                    label=f"seed {r['seed']} after: {families[-1]} train instances" if i == 0 else None)
+        ax.axhline(0.3, ls="--", lw=1, color="red", label=f"target: {families[-1]} 30%")
+        ax.set_xlabel("CPU minutes (HALO + browsers)")
+        ax.set_ylabel("success rate (each iteration's episodes of the rung)")
+        ax.set_ylim(-0.02, 1.02)
+        ax.set_title(f"A ladder from random init, top rung {families[-1]}")
+        ax.legend(fontsize=7, loc="upper right")
+        fig.tight_layout()
+        fig.savefig(path, dpi=110)
+        return
     for i, r in enumerate(result["seeds"]):
         xs = [h["cpu_s"] / 60 for h in r["curve"]]
         c = f"C{i}"
