@@ -265,37 +265,34 @@ def plot(result: dict, path: Path) -> None:
                 if pts:
                     ax.plot(*zip(*pts), color=f"C{j}", alpha=0.7, ls=("-", "--", ":")[i % 3],
                             label=f"{f} (seed {r['seed']})")
-            top = r["after_train"]["success"]
-            ax.plot([r["curve"][-1]["cpu_s"] / 60 if r["curve"] else 0], [top], marker="o", color="k", ms=7, ls="none",
+            ax.plot([r["curve"][-1]["cpu_s"] / 60 if r["curve"] else 0], [r["after_train"]["success"]], marker="o",
+                    color="k", ms=7, ls="none",
                     label=f"seed {r['seed']} after: {families[-1]} train instances" if i == 0 else None)
         ax.axhline(0.3, ls="--", lw=1, color="red", label=f"target: {families[-1]} 30%")
-        ax.set_xlabel("CPU minutes (HALO + browsers)")
-        ax.set_ylabel("success rate (each iteration's episodes of the rung)")
-        ax.set_ylim(-0.02, 1.02)
-        ax.set_title(f"A ladder from random init, top rung {families[-1]}")
-        ax.legend(fontsize=7, loc="upper right")
-        fig.tight_layout()
-        fig.savefig(path, dpi=110)
-        return
-    for i, r in enumerate(result["seeds"]):
-        xs = [h["cpu_s"] / 60 for h in r["curve"]]
-        c = f"C{i}"
-        ax.plot(xs, [h["success_rate"] for h in r["curve"]], color=c, alpha=0.6,
-                label=f"seed {r['seed']} (train episodes)")
-        ax.axhline(r["random_train"]["success"], ls=":", lw=1, color="grey")
-        if "after_train" in r and xs:  # the measure: sampled success on train instances after training
-            ax.plot([xs[-1]], [r["after_train"]["success"]], marker="o", color=c, ms=8, ls="none",
-                    label=f"seed {r['seed']} after, train instances (sampled)")
-    if result.get("max_steps", 1) > 1:  # a 2-4-step family: +30 points over the random policy's train success
-        rand = statistics.fmean(r["random_train"]["success"] for r in result["seeds"])
-        ax.axhline(rand + 0.3, ls="--", lw=1, color="red", label="target: random + 30 points")
+        ylabel, title, where = ("success rate (each iteration's episodes of the rung)",
+                                f"A ladder from random init, top rung {families[-1]}", "upper right")
     else:
-        ax.axhline(0.8, ls="--", lw=1, color="red", label="target 80%")
+        for i, r in enumerate(result["seeds"]):
+            xs = [h["cpu_s"] / 60 for h in r["curve"]]
+            c = f"C{i}"
+            ax.plot(xs, [h["success_rate"] for h in r["curve"]], color=c, alpha=0.6,
+                    label=f"seed {r['seed']} (train episodes)")
+            ax.axhline(r["random_train"]["success"], ls=":", lw=1, color="grey")
+            if "after_train" in r and xs:  # the measure: sampled success on train instances after training
+                ax.plot([xs[-1]], [r["after_train"]["success"]], marker="o", color=c, ms=8, ls="none",
+                        label=f"seed {r['seed']} after, train instances (sampled)")
+        if result.get("max_steps", 1) > 1:  # a 2-4-step family: +30 points over the random policy's train success
+            rand = statistics.fmean(r["random_train"]["success"] for r in result["seeds"])
+            ax.axhline(rand + 0.3, ls="--", lw=1, color="red", label="target: random + 30 points")
+        else:
+            ax.axhline(0.8, ls="--", lw=1, color="red", label="target 80%")
+        ylabel, title, where = ("success rate", f"GRPO from random init: {result['family']} (dotted: random policy)",
+                                "upper left")
     ax.set_xlabel("CPU minutes (HALO + browsers)")
-    ax.set_ylabel("success rate")
+    ax.set_ylabel(ylabel)
     ax.set_ylim(-0.02, 1.02)
-    ax.set_title(f"GRPO from random init: {result['family']} (dotted: random policy)")
-    ax.legend(fontsize=7, loc="upper left")
+    ax.set_title(title)
+    ax.legend(fontsize=7, loc=where)
     fig.tight_layout()
     fig.savefig(path, dpi=110)
 

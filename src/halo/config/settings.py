@@ -115,14 +115,19 @@ def _tuple_fields(cls: type) -> frozenset[str]:
     return frozenset(k for k, t in hints.items() if is_tuple(t))
 
 
-def _tuple_size(cls: type | None, field: str) -> int | None:
-    """How many values a fixed-size tuple field takes (``betas: tuple[float, float]``: 2), else None."""
+def _hint(cls: type | None, field: str) -> Any:
+    """A field's type hint with its ``Annotated`` metadata; None where there is none to read."""
     if cls is None:
         return None
     try:
-        t = typing.get_type_hints(cls, include_extras=True).get(field)
-    except Exception:  # noqa: BLE001 - a hint that does not resolve: no size to tell
+        return typing.get_type_hints(cls, include_extras=True).get(field)
+    except Exception:  # noqa: BLE001 - a hint that does not resolve: nothing to tell from it
         return None
+
+
+def _tuple_size(cls: type | None, field: str) -> int | None:
+    """How many values a fixed-size tuple field takes (``betas: tuple[float, float]``: 2), else None."""
+    t = _hint(cls, field)
     while typing.get_origin(t) is Annotated:
         t = typing.get_args(t)[0]
     args = typing.get_args(t) if typing.get_origin(t) is tuple else ()
@@ -131,13 +136,7 @@ def _tuple_size(cls: type | None, field: str) -> int | None:
 
 def _why(cls: type | None, field: str) -> str | None:
     """The reason a field's upper bound gives (its ``Why`` metadata), if it has one."""
-    if cls is None:
-        return None
-    try:
-        t = typing.get_type_hints(cls, include_extras=True).get(field)
-    except Exception:  # noqa: BLE001 - a hint that does not resolve: no reason to tell
-        return None
-    meta = getattr(t, "__metadata__", ())
+    meta = getattr(_hint(cls, field), "__metadata__", ())
     return next((m.text for m in meta if isinstance(m, Why)), None)
 
 
