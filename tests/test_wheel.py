@@ -67,7 +67,7 @@ def test_wheel_has_configs_license_and_types(installed):
               "print(any('LICENSE' in str(f) for f in m.files('halo-agent')))"], work, env)
     where, configs, typed, lic = r.stdout.split("\n")[:4]
     assert str(ROOT) not in where and "site-packages" in where  # the wheel, not the checkout
-    assert configs == "['demo.yaml', 'modes.yaml', 'rl_config.yaml']" and typed == "True" and lic == "True"
+    assert configs == "['demo.yaml', 'ladder.yaml', 'modes.yaml', 'rl_config.yaml']" and typed == "True" and lic == "True"
 
 
 def test_version_tasks_and_serve_policy_dry_run(installed):
