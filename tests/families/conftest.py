@@ -35,7 +35,7 @@ def _importable(names: tuple[str, ...]) -> tuple[str, ...]:
 def family_site_urls() -> Any:
     from halo.sites.server import SitesServer
 
-    server = SitesServer(_importable(("gomail", "gocalendar", "omnizon", "zilloft")))
+    server = SitesServer(_importable(("gomail", "gocalendar", "omnizon", "zilloft", "dashdish", "udriver")))
     server.start()
     yield dict(server.urls)
     server.stop()

@@ -18,7 +18,12 @@ from halo.tasks.types import split_of
 URLS = {s: f"http://127.0.0.1:{9000 + i}" for i, s in enumerate(("gomail", "gocalendar", "omnizon", "zilloft"))}
 
 
-def test_every_site_has_six_families_with_hundreds_of_instances_and_both_splits():
+FIRST_FOUR = ("gocalendar", "gomail", "omnizon", "zilloft")
+
+
+def test_every_site_has_families_of_every_difficulty_with_hundreds_of_instances_and_both_splits():
+    """The first four sites have six families or more (two one-step, two of 2-4 steps); the later ones (issue 44)
+    four or more, from a one-step goal to a REAL-like 5+-step one."""
     by_site: dict[str, list] = {}
     for f in all_families():
         by_site.setdefault(f.site, []).append(f)
@@ -27,10 +32,13 @@ def test_every_site_has_six_families_with_hundreds_of_instances_and_both_splits(
         assert test and len(test) < f.size, f"{f.name}: {len(test)} test of {f.size}"
         steps = {"1", "2-4", "5+"}
         assert f.steps in steps, f.name
-    assert sorted(by_site) == ["gocalendar", "gomail", "omnizon", "zilloft"]
+    assert set(FIRST_FOUR) | {"dashdish", "udriver"} <= set(by_site)
     for site, fams in by_site.items():
-        assert len(fams) >= 6, site
-        assert sum(f.steps == "1" for f in fams) >= 2 and sum(f.steps == "2-4" for f in fams) >= 2, site
+        steps = [f.steps for f in fams]
+        if site in FIRST_FOUR:
+            assert len(fams) >= 6 and steps.count("1") >= 2 and steps.count("2-4") >= 2, site
+        else:
+            assert len(fams) >= 4 and {"1", "2-4", "5+"} <= set(steps), site
 
 
 @pytest.mark.parametrize("ref, match", [

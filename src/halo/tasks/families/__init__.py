@@ -30,7 +30,7 @@ def _load() -> None:
     """Import the site modules once (each registers its families)."""
     global _loaded
     if not _loaded:
-        from halo.tasks.families import gocalendar, gomail, omnizon, zilloft  # noqa: F401
+        from halo.tasks.families import dashdish, gocalendar, gomail, omnizon, udriver, zilloft  # noqa: F401
 
         _loaded = True
 
