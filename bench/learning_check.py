@@ -131,7 +131,9 @@ async def one_seed(a, seed: int, tmp: str) -> dict:
     top = families[-1]
     job = GRPOJob(tasks=[f"{f}@train" for f in families], mode=a.mode, sites="local",
                   run_name=f"learn-seed{seed}", runs_dir=tmp,
-                  overrides=(*mode_flags(model=str(d), seed=seed),
+                  overrides=(*mode_flags(model=str(d), seed=seed, element_roles=a.element_roles,
+                                         phrase_words=a.phrase_words,
+                                         actions=a.actions.split(",") if a.actions else None),
                              *flags("grpo", {
                                  "iterations": a.max_iterations, "group_size": a.group, "max_steps": a.max_steps,
                                  "tasks_per_iteration": a.tasks_per_iteration, "lr": a.lr,
@@ -200,12 +202,12 @@ async def one_seed(a, seed: int, tmp: str) -> dict:
                                                "action_validity", "episodes", "errored", "refills", "cpu_s",
                                                "wall_s", "family_success", "grad_norm", "entropy", "train_items",
                                                "time_rollout",
-                                               "time_update", "tokens")})
+                                               "time_update", "tokens", "progress", "episode_length")})
                 for k in ("self_imitation", "explore", "lr", "entropy_coef"):
                     if k in m:
                         hist[-1][k] = m[k]
                 print(f"  it {m['iteration']:3d} cpu {m['cpu_s']:6.0f}s success {m['success_rate']:.2f} "
-                      f"return {m['mean_reward']:+.2f} zero_std {m['frac_reward_zero_std']:.2f} "
+                      f"return {m['mean_reward']:+.2f} progress {m.get('progress', 0.0):+.2f} len {m['episode_length']:.1f} zero_std {m['frac_reward_zero_std']:.2f} "
                       f"refills {m['refills']} items {m['train_items']} entropy {m['entropy']:.2f}"
                       + (f" replayed {m['self_imitation']['items']}" if "self_imitation" in m else "")
                       + (f" relabelled {m['self_imitation'].get('relabelled')}" if "self_imitation" in m else "")
@@ -339,6 +341,13 @@ def main() -> None:
     p.add_argument("--explore-unit", default="choice", choices=("choice", "reply"),
                    help="draw each choice with --explore's probability, or whole replies (GRPOSettings.explore_unit)")
     p.add_argument("--eval-instances", type=int, default=24, help="held-out and train instances evaluated")
+    p.add_argument("--element-roles", choices=("any", "by_action"), default=None,
+                   help="the mode's prompt.element_roles (by_action: fill/press only fields); default the mode's")
+    p.add_argument("--actions", default="",
+                   help="the mode's prompt.actions, comma-separated (e.g. without send_msg_to_user: a family's "
+                        "episode then ends at success or at its step cap); default the mode's")
+    p.add_argument("--phrase-words", type=int, default=None,
+                   help="the mode's prompt.phrase_words (longest goal word span); default the mode's")
     p.add_argument("--mode", default="tiny", help="the policy mode (tiny; tiny_text: typed text among the goal's "
                                                   "phrases)")
     p.add_argument("--curriculum", default="auto", choices=("auto", "on", "off", "ladder"),

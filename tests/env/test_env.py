@@ -287,6 +287,15 @@ async def test_vanished_element(actions_env):
     assert "not on the page" in r.info.error
 
 
+async def test_children_of_display_contents_are_observed(make_env, pages_url):
+    """A ``display: contents`` wrapper has no box of its own (``checkVisibility`` is false) but its children are
+    on screen: GoMail's recipient chips live in one, and a policy must see the chip it made."""
+    env = make_env()
+    obs = await env.reset(page_task(f"{pages_url}/contents.html"))
+    names = {e.name for e in obs.elements.values()}
+    assert {"Outside", "Remove Kevin Moore"} <= names and "Never shown" not in names, names
+
+
 # ---------------------------------------------------------------- ids, isolation, blocking, truncation
 async def test_ids_are_stable_across_steps(make_env, pages_url):
     env = make_env()

@@ -187,6 +187,8 @@ async def test_progress_rises_along_the_oracle_as_its_fields_are_typed(name, fam
         await ORACLES[name](d, inst.params)
         assert seen == sorted(seen) and seen[-1] == 1.0, seen
         assert len(set(seen[:-1])) >= 3, seen  # the form opening and a typed field paid before the last step
+        if name == "gomail.send":  # compose open, the recipient's chip, the subject, the body: each pays on its own
+            assert len(set(seen[:-1])) >= 5, seen
         d = Driver(env, await env.reset(task))
         await ORACLES[name](d, {**inst.params, **{k: "zzz" for k in ("label", "message", "subject", "body")
                                                    if k in inst.params}})

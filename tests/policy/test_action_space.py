@@ -165,3 +165,35 @@ def test_the_typed_text_modes_samples_type_the_goals_phrases(tiny_model_dir):
     typed = [s.action.value for s in samples if s.action.name == "fill"]
     assert typed and all(v in phrases for v in typed), typed
     assert all('"#' in s.text for s in samples if s.action.name == "fill")  # the reply named a position
+
+
+def test_by_action_roles_put_a_fill_on_a_field_and_a_click_anywhere():
+    """``element_roles: by_action``: fill and press choose among the page's fields only (the one textbox here), a
+    click among every visible control; a page without a field leaves fill out rather than admit nothing."""
+    import dataclasses
+
+    obs = _obs()
+    cfg = dataclasses.replace(TINY, actions=("click", "fill", "press", "send_msg_to_user"), element_roles="by_action")
+
+    def ids(schema):
+        out = {}
+        for c in schema["anyOf"]:
+            args = c["properties"]["arguments"]["properties"]
+            if "element" in args:
+                out[args["action"]["const"]] = args["element"]["enum"]
+        return out
+
+    assert ids(page_schema(obs, cfg)) == {"click": ["1", "2", "5"], "fill": ["5"], "press": ["5"]}
+    assert ids(page_schema(obs, TINY))["fill"] == ["1", "2", "5"]  # any: the default, as before
+    no_field = dataclasses.replace(obs, elements={k: v for k, v in obs.elements.items() if k != "5"})
+    assert ids(page_schema(no_field, cfg)) == {"click": ["1", "2"]}
+    with pytest.raises(ValueError, match="element_roles"):
+        PromptConfig(element_roles="fields")
+
+
+def test_phrase_words_bounds_the_goals_word_spans():
+    goal = 'Send Lisa Wong an email with the subject "Budget"'
+    one = goal_phrases(goal, 48, max_words=1)
+    assert one[0] == "Budget" and "Lisa" in one and "Lisa Wong" not in one and len(one) < len(goal_phrases(goal, 48))
+    with pytest.raises(ValueError, match="phrase_words"):
+        PromptConfig(phrase_words=5)

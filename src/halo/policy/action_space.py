@@ -12,7 +12,10 @@ through an interface where every reply is a valid action on this page (``PromptC
   recipient or title is a choice a tiny policy can learn rather than a string it must spell; ``goal_refs``: the goal's
   phrases by position (``#1`` the first quoted string, ...; the parsed action holds the phrase itself), so that
   "the subject is the first quoted string" is one choice for every goal rather than a copy of its words; with a
-  choice of text, a key to press is one of ``grammar.PRESS_KEYS``.
+  choice of text, a key to press is one of ``grammar.PRESS_KEYS``; ``phrase_words`` bounds the word spans (1: single
+  words, multi-word values come from the goal's quoted strings);
+- ``element_roles``: ``by_action`` gives fill and press only the page's fields and select_option only its selects
+  (``ROLES_BY_ACTION``), so a random policy types into one of ~4 fields rather than one of ~70 controls.
 ``max_reply_bytes`` bounds a constrained reply; a mode whose bound exceeds ``max_tokens`` is refused at start-up
 (a token is at least one byte), so no constrained reply is ever cut off.
 """
@@ -31,6 +34,13 @@ INTERACTIVE_ROLES = frozenset({
     "gridcell", "row"})
 ELEMENT_FILTERS = ("all", "interactive", "visible")
 TEXT_SOURCES = ("free", "goal", "goal+page", "goal_refs")
+ELEMENT_ROLES = ("any", "by_action")
+# With ``element_roles: by_action``, the roles each element action may target (others: any allowed element): text
+# goes into fields, an option is chosen in a select, a key is pressed in a field or a list
+TEXT_ROLES = frozenset({"textbox", "searchbox", "combobox", "spinbutton"})
+ROLES_BY_ACTION: dict[str, frozenset[str]] = {
+    "fill": TEXT_ROLES, "select_option": frozenset({"combobox", "listbox"}),
+    "press": TEXT_ROLES | {"listbox", "option"}}
 ID_BYTES = 6  # element ids are counters ("1".."999999"): the bound assumes at most this many digits
 MAX_PHRASE_WORDS = 4
 MAX_PHRASES = 48
@@ -51,6 +61,16 @@ def allowed_elements(obs: Observation, how: str) -> list[str]:
     return sorted(out, key=lambda i: (len(i), i))
 
 
+def elements_by_action(obs: Observation, ids: list[str]) -> dict[str, list[str]]:
+    """Each element action's ids among ``ids`` (``ROLES_BY_ACTION``; click, hover and the rest: all of them): a
+    fill lands on a field, so a policy choosing where to type chooses among the page's few fields, not its ~70
+    controls."""
+    from halo.env.actions import ELEMENT_ACTIONS
+
+    return {a: [i for i in ids if obs.elements[i].role in ROLES_BY_ACTION[a]] if a in ROLES_BY_ACTION else list(ids)
+            for a in ELEMENT_ACTIONS}
+
+
 def _in_view(el: Element, vw: int, vh: int) -> bool:
     if el.bbox is None:
         return False
@@ -58,13 +78,13 @@ def _in_view(el: Element, vw: int, vh: int) -> bool:
     return w > 0 and h > 0 and x < vw and y < vh and x + w > 0 and y + h > 0
 
 
-def goal_phrases(goal: str, max_chars: int) -> list[str]:
-    """Text a ``text: goal`` policy may type: quoted strings of the goal, then word spans of 1..4 words (shortest
-    first), each at most ``max_chars`` long; at most ``MAX_PHRASES``."""
+def goal_phrases(goal: str, max_chars: int, max_words: int = MAX_PHRASE_WORDS) -> list[str]:
+    """Text a ``text: goal`` policy may type: quoted strings of the goal, then word spans of 1..``max_words`` words
+    (shortest first), each at most ``max_chars`` long; at most ``MAX_PHRASES``."""
     quoted = [q for pair in re.findall(r"\"([^\"]+)\"|'([^']+)'", goal) for q in pair if q]
     words = re.findall(r"[\w@.+\-:/$]+", goal)
     words = [w.strip(".:") for w in words if w.strip(".:")]
-    spans = [" ".join(words[i:i + n]) for n in range(1, MAX_PHRASE_WORDS + 1) for i in range(len(words) - n + 1)]
+    spans = [" ".join(words[i:i + n]) for n in range(1, max_words + 1) for i in range(len(words) - n + 1)]
     out: list[str] = []
     for p in quoted + spans:
         if p and len(p) <= max_chars and p not in out:
@@ -79,12 +99,12 @@ def ref(i: int) -> str:
     return f"#{i + 1}"
 
 
-def resolve_refs(action: Any, obs: Observation, max_chars: int) -> Any:
+def resolve_refs(action: Any, obs: Observation, max_chars: int, max_words: int = MAX_PHRASE_WORDS) -> Any:
     """``action`` with each ``goal_refs`` reference it typed (a field's value, typed text, a select's options, the
     final message) replaced by the goal phrase it names; an action without one is returned as it is."""
     import dataclasses
 
-    phrases = goal_phrases(obs.goal, max_chars)
+    phrases = goal_phrases(obs.goal, max_chars, max_words)
     names = {ref(i): p for i, p in enumerate(phrases)}
     upd: dict[str, Any] = {}
     for k in ("value", "text"):
@@ -97,10 +117,10 @@ def resolve_refs(action: Any, obs: Observation, max_chars: int) -> Any:
     return dataclasses.replace(action, **upd) if upd else action
 
 
-def text_choices(obs: Observation, source: str, max_chars: int) -> list[str]:
+def text_choices(obs: Observation, source: str, max_chars: int, max_words: int = MAX_PHRASE_WORDS) -> list[str]:
     """What a text argument may be under ``text: goal`` (the goal's phrases) or ``goal+page`` (then the names of the
     page's visible controls, each at most ``max_chars`` long; at most ``MAX_PHRASES`` more)."""
-    out = goal_phrases(obs.goal, max_chars)
+    out = goal_phrases(obs.goal, max_chars, max_words)
     if source == "goal_refs":
         return [ref(i) for i in range(len(out))]
     if source == "goal+page":
@@ -124,12 +144,14 @@ def page_schema(obs: Observation | None, cfg: Any) -> dict[str, Any]:
     ``obs=None`` gives the page-independent schema (the prompt's tool list, the start-up bound)."""
     from halo.policy.grammar import action_json_schema
 
-    ids: list[str] | None = None
+    ids: list[str] | dict[str, list[str]] | None = None
     if obs is not None and (cfg.include_axtree or cfg.elements != "all"):
         ids = allowed_elements(obs, cfg.elements)
+        if cfg.element_roles == "by_action":
+            ids = elements_by_action(obs, ids)
     text = None
     if cfg.text != "free" and obs is not None:
-        text = text_choices(obs, cfg.text, cfg.text_max_chars)
+        text = text_choices(obs, cfg.text, cfg.text_max_chars, cfg.phrase_words)
     include = cfg.include_axtree or cfg.elements != "all"
     actions = cfg.actions
     if obs is not None and not obs.can_go_back and actions and len(actions) > 1:

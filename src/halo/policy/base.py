@@ -123,8 +123,9 @@ class PolicyBackend(ABC):
         if self.prompt_config.text == "goal_refs" and parsed.action is not None:  # "#2": the goal's second phrase
             from halo.policy.action_space import resolve_refs
 
-            parsed = dataclasses.replace(parsed, action=resolve_refs(parsed.action, obs,
-                                                                     self.prompt_config.text_max_chars))
+            cfg = self.prompt_config
+            parsed = dataclasses.replace(parsed, action=resolve_refs(parsed.action, obs, cfg.text_max_chars,
+                                                                     cfg.phrase_words))
         return Sample(text=c.text, parsed=parsed, token_ids=c.token_ids, logprobs=c.logprobs,
                       finish_reason=c.finish_reason, prompt_tokens=c.prompt_tokens,
                       sampler_logprobs=c.sampler_logprobs, grammar=c.grammar, explored=c.explored)

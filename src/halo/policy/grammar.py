@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import copy
 import json
-from typing import Any, Iterable, Sequence
+from typing import Any, Iterable, Mapping, Sequence
 
 from halo.env.actions import COMPUTER_USE_ACTIONS, COORD_MAX, ELEMENT_ACTIONS, MAX_TEXT
 
@@ -101,25 +101,33 @@ def _text(choices: Sequence[str] | None, max_len: int) -> dict[str, Any]:
     return {"type": "string", "maxLength": min(max_len, MAX_TEXT)}
 
 
-def action_json_schema(include_elements: bool = True, element_ids: Iterable[str] | None = None,
+def action_json_schema(include_elements: bool = True,
+                       element_ids: Iterable[str] | Mapping[str, Iterable[str]] | None = None,
                        actions: Sequence[str] | None = None, text_choices: Sequence[str] | None = None,
                        text_max: int = MAX_TEXT, single_tool: bool = False) -> dict[str, Any]:
-    """JSON schema of one tool call. ``element_ids`` (the current page's) pins element actions to real ids;
+    """JSON schema of one tool call. ``element_ids`` (the current page's) pins element actions to real ids (a
+    mapping gives each element action its own ids; an action with none is left out);
     ``actions`` keeps only those action names (``send_msg_to_user`` included); ``text_choices`` makes every text
     argument one of these strings, else text is free up to ``text_max`` characters. ``single_tool`` puts every
     action, the final message too, under the ``browser`` tool: the first free choice is then the action itself,
     not the tool (with two tools, a random policy ends half its episodes at the first step)."""
-    ids = None if element_ids is None else tuple(element_ids)
-    if ids is not None and not ids:
+    by_action = dict(element_ids) if isinstance(element_ids, Mapping) else None
+    ids = None if element_ids is None or by_action is not None else tuple(element_ids)
+    if (ids is not None and not ids) or (by_action is not None and not any(by_action.values())):
         include_elements = False  # no element on the page: an enum of nothing would admit no element action
     allowed = set(actions) if actions is not None else None
     calls = []
     for action in COMPUTER_USE_ACTIONS + browser_actions(include_elements):
         if allowed is not None and action not in allowed:
             continue
+        these = ids
+        if by_action is not None and "element" in ACTION_ARGS.get(action, ({}, (), ""))[0]:
+            these = tuple(by_action.get(action, ()))
+            if not these:
+                continue  # nothing on this page this action can act on (no text field to fill)
         calls.append({"type": "object", "properties": {"name": {"const": BROWSER_TOOL if single_tool
                                                                 else tool_of(action)},
-                                                       "arguments": _args_schema(action, ids, True, text_choices,
+                                                       "arguments": _args_schema(action, these, True, text_choices,
                                                                                  text_max)},
                       "required": ["name", "arguments"], "additionalProperties": False})
     if single_tool and (allowed is None or MESSAGE_TOOL in allowed):

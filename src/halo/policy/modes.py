@@ -125,7 +125,8 @@ MODE_FLAGS = {
     **{k: f"decoding.{k}" for k in ("temperature", "top_p", "top_k", "max_tokens", "constrained", "seed",
                                     "jump_forward")},
     **{k: f"prompt.{k}" for k in ("max_pixels", "min_pixels", "include_axtree", "axtree_max_chars", "history",
-                                  "actions", "elements", "text", "text_max_chars", "single_tool", "system", "tree",
+                                  "actions", "elements", "element_roles", "text", "text_max_chars", "phrase_words",
+                                  "single_tool", "system", "tree",
                                   "tree_name_chars", "goal_last", "user", "image_format")},
 }
 

@@ -55,7 +55,11 @@ class PromptConfig:
     # the action interface (halo.policy.action_space): allowed actions, which element ids, where text comes from
     actions: tuple[str, ...] | None = None
     elements: str = "all"
+    # any: every element action may target any allowed element; by_action: fill/press only fields, select_option
+    # only selects (action_space.ROLES_BY_ACTION), so where to type is a choice among the page's few fields
+    element_roles: str = "any"
     text: str = "free"
+    phrase_words: int = 4  # the longest word span (after the quoted strings) a goal phrase may be, 1..4
     text_max_chars: int = MAX_TEXT
     single_tool: bool = False
     # full: Qwen's tool-calling system prompt; brief: one paragraph naming the actions; none: no system turn (a
@@ -71,7 +75,7 @@ class PromptConfig:
     user: Literal["full", "compact"] = "full"
 
     def __post_init__(self) -> None:
-        from halo.policy.action_space import ELEMENT_FILTERS, TEXT_SOURCES
+        from halo.policy.action_space import ELEMENT_FILTERS, ELEMENT_ROLES, MAX_PHRASE_WORDS, TEXT_SOURCES
         from halo.policy.grammar import ACTION_ARGS, MESSAGE_TOOL
 
         if self.actions is not None:
@@ -82,6 +86,10 @@ class PromptConfig:
                                  f"{MESSAGE_TOOL}" if unknown else "actions must not be empty")
         if self.elements not in ELEMENT_FILTERS:
             raise ValueError(f"elements must be one of {ELEMENT_FILTERS}, got {self.elements!r}")
+        if self.element_roles not in ELEMENT_ROLES:
+            raise ValueError(f"element_roles must be one of {ELEMENT_ROLES}, got {self.element_roles!r}")
+        if not 1 <= self.phrase_words <= MAX_PHRASE_WORDS:
+            raise ValueError(f"phrase_words must be in 1..{MAX_PHRASE_WORDS}, got {self.phrase_words}")
         if self.text not in TEXT_SOURCES:
             raise ValueError(f"text must be one of {TEXT_SOURCES}, got {self.text!r}")
         if not 1 <= self.text_max_chars <= MAX_TEXT:

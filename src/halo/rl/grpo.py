@@ -89,6 +89,10 @@ def iteration_metrics(it: int, groups: Sequence[Sequence[Episode]], zero_groups:
         "episodes": len(eps),
         "errored": sum(e.errored for g in groups for e in g),
         "milestones": statistics.fmean(len(e.milestones) for e in eps) if eps else 0.0,
+        # task families: the progress an episode made (the change in its share of checks and subgoals passing),
+        # so a stall on a many-step goal shows how far episodes get before any succeeds
+        "progress": statistics.fmean(sum(st.reward.parts.get("progress", 0.0) for st in e.steps if st.reward)
+                                     for e in eps) if eps else 0.0,
     }
 
 

@@ -61,9 +61,10 @@ def _typed_allowed(action: Any, old: Any, obs: Any, policy: Any) -> bool:
     from halo.policy.action_space import goal_phrases, text_choices
 
     if cfg.text == "goal_refs":  # the reply names phrases by position: the new goal's must be the same text there
-        was, new = goal_phrases(old.goal, cfg.text_max_chars), goal_phrases(obs.goal, cfg.text_max_chars)
+        was = goal_phrases(old.goal, cfg.text_max_chars, cfg.phrase_words)
+        new = goal_phrases(obs.goal, cfg.text_max_chars, cfg.phrase_words)
         return all(v in was and was.index(v) < len(new) and new[was.index(v)] == v for v in typed)
-    allowed = set(text_choices(obs, cfg.text, cfg.text_max_chars))
+    allowed = set(text_choices(obs, cfg.text, cfg.text_max_chars, cfg.phrase_words))
     return all(v in allowed for v in typed)
 
 

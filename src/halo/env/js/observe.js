@@ -157,7 +157,11 @@ async ({start, maxName, maxText, maxLines, settleMs, requestWaitMs}) => {
       const el = c;
       if (SKIP.has(el.tagName)) continue;
       if (el.hasAttribute(ATTR) === false && el.getAttribute('aria-hidden') === 'true') continue;
-      if (el.checkVisibility && !el.checkVisibility({ visibilityProperty: true, checkVisibilityCSS: true })) continue;
+      if (el.checkVisibility && !el.checkVisibility({ visibilityProperty: true, checkVisibilityCSS: true })) {
+        // display: contents has no box of its own (checkVisibility says false) but its children are shown
+        if (getComputedStyle(el).display === 'contents') walk(el, depth, parentPointer, insideNamed);
+        continue;
+      }
       if (el.tagName === 'INPUT' && el.type === 'hidden') continue;
       let role = roleOf(el);
       const pointer = getComputedStyle(el).cursor === 'pointer';

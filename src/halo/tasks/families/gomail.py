@@ -375,7 +375,11 @@ class SendEmail(Family):
         sent = sent_emails(f)
         e = sent[0] if len(sent) == 1 else None
         subject, body = field_value(page, "Subject"), field_value(page, BODY_FIELD)
+        chips = {el.name for el in getattr(page, "elements", {}).values() if el.role == "button"
+                 and (el.name or "").startswith("Remove ")}  # a recipient chip's remove button: "Remove Kevin Moore"
         return [Check("compose open", bool(sent) or subject is not None),
+                Check("recipient chosen", (e is not None and _addr_list(e.get("to")) == [p["to"]])
+                      or chips == {f"Remove {p['name']}"}, f"chips {sorted(chips)}"),
                 Check("subject typed", (e is not None and norm(e.get("subject")) == norm(p["subject"]))
                       or norm(subject) == norm(p["subject"]), f"subject field holds {subject!r}"),
                 Check("message typed", (e is not None and _contains(_body(e), p["body"]))
