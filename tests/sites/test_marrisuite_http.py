@@ -110,7 +110,8 @@ def test_finish_is_reals_json_and_config_starts_fresh(urls):
 
 @pytest.mark.parametrize("params,why", [
     ({"destination": ""}, "Type a destination"),
-    ({"destination": "Goleta", "checkIn": "07/26/2024", "checkOut": "2024-07-28"}, "YYYY-MM-DD"),
+    ({"destination": "Goleta", "checkIn": "26.07.2024", "checkOut": "2024-07-28"}, "Enter a valid check-in date"),
+    ({"destination": "Goleta", "checkIn": "2024-07-26", "checkOut": "someday"}, "Enter a valid check-out date"),
     ({"destination": "Goleta", "checkIn": "2024-07-26"}, "both a check-in and a check-out"),
     ({"destination": "Goleta", "checkIn": "2024-07-01", "checkOut": "2024-07-03"}, "before today"),
     ({"destination": "Goleta", "checkIn": "2024-07-28", "checkOut": "2024-07-26"}, "after check-in"),

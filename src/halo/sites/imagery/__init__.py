@@ -16,10 +16,17 @@ Modules (import from them; this package re-exports nothing):
   kind from a product's title or category.
 - ``houses``: ``house_image(seed, w=640, h=420, style=None)`` -> ``PIL.Image.Image`` (uncached), a street-side photo
   of a home; ``style`` is one of ``HOUSE_STYLES`` ("house", "townhouse", "condo"), else drawn from the seed.
+- ``hotels``: ``hotel_image(seed, kind="exterior", w=720, h=440, style=None)`` -> ``PIL.Image.Image`` (uncached):
+  a hotel's exterior (``HOTEL_STYLES``: a glass city "tower", a stucco "resort" with palms, a "midrise" with an
+  entrance canopy), its "pool", "lobby", or a guest "room" (one king), "room2" (two queens), "suite" (bed and sofa).
+- ``people``: ``avatar_image(seed, size=160, long_hair=None)`` (a head-and-shoulders portrait photo) and
+  ``logo_image(name, size=96)`` (a company's logo tile with its initials), uncached.
 - ``cache``: the encoded, cached pictures (stable API; other sites build on it):
   ``product_photo(kind, seed, size=320, color=None, fmt="jpeg") -> bytes`` (``color`` "#rrggbb" is the object's
   main colour, else drawn from the seed), ``house_photo(seed, w=640, h=420, style=None, fmt="jpeg") -> bytes``,
-  ``encode``, ``cache_dir``, ``VERSION``, and ``CONTENT_TYPES`` (maps ``fmt``, "jpeg" or "webp", to the HTTP
+  ``hotel_photo(seed, kind, w, h, style=None, fmt="jpeg")``, ``avatar_photo(seed, size=160, long_hair=None)``,
+  ``company_logo(name, size=96)``, ``encode``, ``cache_dir``, ``VERSION`` (``PEOPLE_HOTELS_VERSION`` for hotels,
+  portraits and logos), and ``CONTENT_TYPES`` (maps ``fmt``, "jpeg" or "webp", to the HTTP
   content type).
 
 Encoded pictures are cached in memory (LRU) and on disk under ``cache.cache_dir()``: ``$HALO_IMAGE_CACHE`` if set

@@ -15,10 +15,13 @@ from typing import Any
 from PIL import Image
 
 from halo.sites.imagery.canvas import Color, rgb
+from halo.sites.imagery.hotels import HOTEL_KINDS, HOTEL_STYLES, hotel_image
 from halo.sites.imagery.houses import HOUSE_STYLES, house_image
+from halo.sites.imagery.people import avatar_image, logo_image
 from halo.sites.imagery.products import product_image
 
 VERSION = 2
+PEOPLE_HOTELS_VERSION = 1  # hotels, avatars and logos: bump when those drawings change (products, houses keep theirs)
 CONTENT_TYPES = {"jpeg": "image/jpeg", "webp": "image/webp"}
 
 _MEM: OrderedDict[tuple, bytes] = OrderedDict()
@@ -102,4 +105,27 @@ def house_photo(seed: Any, w: int = 640, h: int = 420, style: str | None = None,
     return _cached(key, lambda: house_image(seed, w, h, style), fmt)
 
 
-__all__ = ["CONTENT_TYPES", "VERSION", "cache_dir", "encode", "house_photo", "product_photo"]
+def hotel_photo(seed: Any, kind: str = "exterior", w: int = 720, h: int = 440, style: str | None = None,
+                fmt: str = "jpeg") -> bytes:
+    """A hotel photo (exterior, pool, lobby, a guest room), encoded and cached; see ``hotels.hotel_image``."""
+    if kind not in HOTEL_KINDS or (style is not None and style not in HOTEL_STYLES):
+        raise ValueError(f"unknown hotel photo {kind!r}/{style!r}: kinds {', '.join(HOTEL_KINDS)}, "
+                         f"styles {', '.join(HOTEL_STYLES)}")
+    key = ("hotel", VERSION, PEOPLE_HOTELS_VERSION, repr(seed), kind, int(w), int(h), style, fmt)
+    return _cached(key, lambda: hotel_image(seed, kind, w, h, style), fmt)
+
+
+def avatar_photo(seed: Any, size: int = 160, long_hair: bool | None = None, fmt: str = "jpeg") -> bytes:
+    """A person's portrait photo, square, encoded and cached; see ``people.avatar_image``."""
+    key = ("avatar", VERSION, PEOPLE_HOTELS_VERSION, repr(seed), int(size), long_hair, fmt)
+    return _cached(key, lambda: avatar_image(seed, size, long_hair), fmt)
+
+
+def company_logo(name: str, size: int = 96, fmt: str = "jpeg") -> bytes:
+    """A company's logo tile, encoded and cached; see ``people.logo_image``."""
+    key = ("logo", VERSION, PEOPLE_HOTELS_VERSION, name, int(size), fmt)
+    return _cached(key, lambda: logo_image(name, size), fmt)
+
+
+__all__ = ["CONTENT_TYPES", "VERSION", "avatar_photo", "cache_dir", "company_logo", "encode", "hotel_photo",
+           "house_photo", "product_photo"]

@@ -1,7 +1,11 @@
 """MarriSuite's pages: the search form (destination, check-in/out, rooms, guests), results at
 ``/search?destination=..&checkIn=..&checkOut=..&rooms=..&guests=..`` (the URL holds the whole search: showing it
 applies the search), hotel pages with their rooms and rates, and booking a room (a form post, then a 303 to the
-confirmation)."""
+confirmation); hotel photos at ``/photos/<hotel id>/<n>-<size>.jpg`` (``photos``).
+
+Dates: the search form's date fields open a calendar on today's month (``static/marrisuite.js``) and also take a
+typed date ("2024-07-26", "07/26/2024", "Jul 26, 2024", "Fri, Jul 26, 2024"); the URL and the state always hold
+YYYY-MM-DD."""
 
 from __future__ import annotations
 
@@ -13,20 +17,58 @@ from urllib.parse import urlencode
 
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 from markupsafe import Markup
+from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, RedirectResponse, Response
 from starlette.routing import Route
 
 from halo.sites.core import read_form, session_of
+from halo.sites.marrisuite import photos
 from halo.sites.marrisuite import state as st
-from halo.sites.marrisuite.hotels import BY_ID, CITIES, search
+from halo.sites.marrisuite.hotels import BY_ID, CITIES, HOTELS, search
 
 HERE = Path(__file__).parent
 MAX_TEXT = 120
 _env = Environment(loader=FileSystemLoader(HERE / "templates"), autoescape=select_autoescape(["html"]),
                    trim_blocks=True, lstrip_blocks=True)
+MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
+          "November", "December")
+DAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
+
+
+def _date(v: str) -> dt.date | None:
+    """A typed date: 2024-07-26, 7/26/2024, Jul 26, 2024, July 26 2024, Fri, Jul 26, 2024 (None otherwise)."""
+    v = " ".join(v.replace(",", " ").split()).lower()
+    try:
+        return dt.date.fromisoformat(v)
+    except ValueError:
+        pass
+    try:
+        if "/" in v:
+            m, d, y = (int(x) for x in v.split("/"))
+            return dt.date(y, m, d)
+        words = [w for w in v.split() if w[:3] not in {d[:3].lower() for d in DAYS}]
+        if len(words) == 3 and len(words[0]) >= 3:
+            mon = next(i for i, name in enumerate(MONTHS) if name.lower().startswith(words[0][:3]))
+            if not MONTHS[mon].lower().startswith(words[0]):
+                return None
+            return dt.date(int(words[2]), mon + 1, int(words[1]))
+    except (ValueError, StopIteration):
+        return None
+    return None
+
+
+def display(iso: str) -> str:
+    """YYYY-MM-DD as the date fields and pages show it: "Fri, Jul 26, 2024"."""
+    d = _date(iso) if iso else None
+    return f"{DAYS[d.weekday()][:3]}, {MONTHS[d.month - 1][:3]} {d.day}, {d.year}" if d else iso
+
+
+_env.filters["display"] = display
 _env.globals.update(css=Markup((HERE / "static" / "marrisuite.css").read_text()), cities=CITIES,
-                    max_rooms=st.MAX_ROOMS, max_guests=st.MAX_GUESTS, today=st.TODAY)
+                    max_rooms=st.MAX_ROOMS, max_guests=st.MAX_GUESTS, today=st.TODAY, photo=photos.url,
+                    photo_n=photos.ROOM_PHOTO, captions=photos.CAPTIONS, hero=photos.HERO, style=photos.style,
+                    city_hotel={c: next(h for h in HOTELS if h.city == c) for c in CITIES})
 
 
 def _page(request: Request, template: str, status: int = 200, **ctx: Any) -> HTMLResponse:
@@ -39,13 +81,6 @@ def _page(request: Request, template: str, status: int = 200, **ctx: Any) -> HTM
 
 def _error(request: Request, status: int, headline: str, message: str) -> HTMLResponse:
     return _page(request, "error.html", status=status, headline=headline, message=message)
-
-
-def _date(v: str) -> dt.date | None:
-    try:
-        return dt.date.fromisoformat(v)
-    except ValueError:
-        return None
 
 
 def _int(v: str | None, lo: int, hi: int) -> int | None:
@@ -61,15 +96,17 @@ def _parse(q: Any) -> tuple[dict | None, str]:
     dest = " ".join((q.get("destination") or "").split())[:MAX_TEXT]
     if not dest:
         return None, "Type a destination: a city, e.g. 'Goleta, California'."
-    cin, cout = (q.get("checkIn") or "").strip(), (q.get("checkOut") or "").strip()
+    cin, cout = (q.get("checkIn") or "").strip()[:40], (q.get("checkOut") or "").strip()[:40]
     din, dout = _date(cin) if cin else None, _date(cout) if cout else None
     if (cin and din is None) or (cout and dout is None):
-        return None, "Dates are YYYY-MM-DD."
+        which = "check-in" if cin and din is None else "check-out"
+        return None, f"Enter a valid {which} date, or pick one on the calendar."
+    cin, cout = din.isoformat() if din else "", dout.isoformat() if dout else ""
     if bool(cin) != bool(cout):
         return None, "Give both a check-in and a check-out date, or neither."
     if din and dout:
         if din < dt.date.fromisoformat(st.TODAY):
-            return None, f"Check-in cannot be before today ({st.TODAY})."
+            return None, "Check-in cannot be before today."
         if dout <= din:
             return None, "Check-out must be after check-in."
         if (dout - din).days > 30:
@@ -163,6 +200,15 @@ async def book(request: Request) -> Response:
     return RedirectResponse(f"/reservations/{conf}", status_code=303)
 
 
+async def photo(request: Request) -> Response:
+    """``/photos/<hotel id>/<n>-<size>.jpg``: a hotel's photo, drawn once (off the event loop) and cached."""
+    hid, n, size = request.path_params["hid"], request.path_params["n"], request.path_params["size"]
+    if hid not in BY_ID or not 0 <= n < len(photos.PHOTOS) or size not in photos.SIZES:
+        return Response("No such photo.", status_code=404, media_type="text/plain")
+    data = await run_in_threadpool(photos.photo, hid, n, size)
+    return Response(data, media_type=photos.CONTENT_TYPE, headers={"Cache-Control": "public, max-age=604800, immutable"})
+
+
 async def reservation(request: Request) -> Response:
     s = session_of(request)
     with s.lock:
@@ -179,4 +225,5 @@ ROUTES = [
     Route("/hotels/{hid}/book", book_form, methods=["GET"]),
     Route("/hotels/{hid}/book", book, methods=["POST"]),
     Route("/reservations/{conf}", reservation),
+    Route("/photos/{hid}/{n:int}-{size}.jpg", photo),
 ]

@@ -1,7 +1,8 @@
 """TopWork's pages: talent search (``/talent?q=..&available=1``), freelancer profiles with Save, Message, Invite to
 job and Hire (an offer); messages (``/messages/<id>`` opens a conversation, a form posts a reply); the client's job
 posts (``/jobs``, post one at ``/jobs/new``, remove one); saved talent and past hires. Every form posts, then a 303
-to the page that shows the result."""
+to the page that shows the result. Profile photos and company logos (``media``) at ``/avatars/<id>-<size>.jpg`` and
+``/logos/<slug>-<size>.jpg``."""
 
 from __future__ import annotations
 
@@ -11,11 +12,13 @@ from urllib.parse import urlencode
 
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 from markupsafe import Markup
+from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, RedirectResponse, Response
 from starlette.routing import Route
 
 from halo.sites.core import read_form, session_of
+from halo.sites.topwork import media
 from halo.sites.topwork import state as st
 from halo.sites.topwork.talent import BY_ID, HIRES, search
 
@@ -26,7 +29,16 @@ _env = Environment(loader=FileSystemLoader(HERE / "templates"), autoescape=selec
                    trim_blocks=True, lstrip_blocks=True)
 _env.globals.update(css=Markup((HERE / "static" / "topwork.css").read_text()), client=st.CLIENT,
                     company=st.COMPANY, today=st.TODAY, by_id=BY_ID, sizes=st.SIZES, durations=st.DURATIONS,
-                    levels=st.LEVELS, hire_opportunity=st.HIRE_OPPORTUNITY, categories=st.CATEGORIES)
+                    levels=st.LEVELS, hire_opportunity=st.HIRE_OPPORTUNITY, categories=st.CATEGORIES,
+                    client_id=media.CLIENT_ID, company_slug=media.slug(st.COMPANY), employment=media.EMPLOYMENT,
+                    person_id={f.name: f.id for f in BY_ID.values()} | {st.CLIENT: media.CLIENT_ID})
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+_env.filters["plural"] = _plural
 
 
 def _page(request: Request, template: str, status: int = 200, **ctx: Any) -> HTMLResponse:
@@ -242,7 +254,7 @@ async def hire(request: Request) -> Response:
     if not message:
         return _error(request, 400, "Write a message", f"Tell {f.name} about the offer in the Message box.")
     if len(start) != 10 or start[4] != "-" or start[7] != "-" or start < st.TODAY:
-        return _error(request, 400, "Check the start date", f"The start date is YYYY-MM-DD, from {st.TODAY}.")
+        return _error(request, 400, "Check the start date", "Choose a start date from today on.")
     s = session_of(request)
     with s.lock:
         offers = s.state["offers"]["offers"]
@@ -344,6 +356,25 @@ async def new_job(request: Request) -> Response:
     return _back(f"/jobs/{jid}", "Job post published" if status == "published" else "Draft saved")
 
 
+_IMMUTABLE = {"Cache-Control": "public, max-age=604800, immutable"}
+
+
+async def avatar(request: Request) -> Response:
+    """``/avatars/<person id>-<s|m|l>.jpg``: a profile photo, drawn once (off the event loop) and cached."""
+    data = await run_in_threadpool(media.avatar, request.path_params["pid"], request.path_params["size"])
+    if data is None:
+        return Response("No such photo.", status_code=404, media_type="text/plain")
+    return Response(data, media_type=media.CONTENT_TYPE, headers=_IMMUTABLE)
+
+
+async def logo(request: Request) -> Response:
+    """``/logos/<company slug>-<s|m>.jpg``: a company's logo."""
+    data = await run_in_threadpool(media.logo, request.path_params["key"], request.path_params["size"])
+    if data is None:
+        return Response("No such logo.", status_code=404, media_type="text/plain")
+    return Response(data, media_type=media.CONTENT_TYPE, headers=_IMMUTABLE)
+
+
 ROUTES = [
     Route("/", home),
     Route("/talent", talent),
@@ -364,4 +395,6 @@ ROUTES = [
     Route("/jobs/new", new_job, methods=["POST"]),
     Route("/jobs/{jid}", job),
     Route("/jobs/{jid}/remove", remove_job, methods=["POST"]),
+    Route("/avatars/{pid}-{size}.jpg", avatar),
+    Route("/logos/{key}-{size}.jpg", logo),
 ]
