@@ -35,7 +35,8 @@ def _importable(names: tuple[str, ...]) -> tuple[str, ...]:
 def family_site_urls() -> Any:
     from halo.sites.server import SitesServer
 
-    server = SitesServer(_importable(("gomail", "gocalendar", "omnizon", "zilloft", "dashdish", "udriver")))
+    server = SitesServer(_importable(("gomail", "gocalendar", "omnizon", "zilloft", "dashdish", "udriver",
+                                      "opendining", "staynb", "marrisuite")))
     server.start()
     yield dict(server.urls)
     server.stop()

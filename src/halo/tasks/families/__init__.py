@@ -30,7 +30,17 @@ def _load() -> None:
     """Import the site modules once (each registers its families)."""
     global _loaded
     if not _loaded:
-        from halo.tasks.families import dashdish, gocalendar, gomail, omnizon, udriver, zilloft  # noqa: F401
+        from halo.tasks.families import (  # noqa: F401
+            dashdish,
+            gocalendar,
+            gomail,
+            marrisuite,
+            omnizon,
+            opendining,
+            staynb,
+            udriver,
+            zilloft,
+        )
 
         _loaded = True
 
