@@ -1,6 +1,8 @@
 """DashDish's pages and API: server-rendered Jinja pages, HTML forms for every cart and order change (POST then
 303), and one JSON endpoint the checkout page calls as its choices change (the summary updates in place; placing
-the order posts the whole form, so the order never depends on that call having landed)."""
+the order posts the whole form, so the order never depends on that call having landed). Dish photos, store
+fronts and logos (``media``) at ``/photos/dish/<dish id>-<s|m|l>.jpg``, ``/photos/store/<store id>-<card|hero>.jpg``
+and ``/photos/logo/<store id>.jpg``."""
 
 from __future__ import annotations
 
@@ -9,11 +11,13 @@ from typing import Any
 
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 from markupsafe import Markup
+from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from starlette.routing import Route
 
 from halo.sites.core import read_form, session_of
+from halo.sites.dashdish import media
 from halo.sites.dashdish import state as st
 from halo.sites.dashdish.menu import BY_ID, CUISINES, DISHES, RESTAURANTS, search
 
@@ -187,6 +191,21 @@ async def orders_page(request: Request) -> Response:
     return _page(request, "orders.html", orders=orders, by_id=BY_ID)
 
 
+_IMMUTABLE = {"Cache-Control": "public, max-age=604800, immutable"}
+
+
+async def photo(request: Request) -> Response:
+    """A dish's photo, a store's front or its logo: drawn once (off the event loop) and cached."""
+    what, key = request.path_params["what"], request.path_params["key"]
+    make = {"dish": lambda: media.dish(*key.rsplit("-", 1)) if "-" in key else None,
+            "store": lambda: media.store(*key.rsplit("-", 1)) if "-" in key else None,
+            "logo": lambda: media.logo(key)}.get(what)
+    data = await run_in_threadpool(make) if make else None
+    if data is None:
+        return Response("No such photo.", status_code=404, media_type="text/plain")
+    return Response(data, media_type=media.CONTENT_TYPE, headers=_IMMUTABLE)
+
+
 ROUTES = [
     Route("/", home), Route("/search", search_page),
     Route("/store/{rid}", store_page), Route("/store/{rid}/item/{did}", item_page),
@@ -195,4 +214,5 @@ ROUTES = [
     Route("/checkout", checkout_page), Route("/checkout/place", place_order, methods=["POST"]),
     Route("/api/checkout", checkout_update, methods=["POST"]),
     Route("/orders", orders_page), Route("/orders/{oid}", order_page),
+    Route("/photos/{what}/{key}.jpg", photo),
 ]

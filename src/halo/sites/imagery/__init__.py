@@ -21,11 +21,17 @@ Modules (import from them; this package re-exports nothing):
   entrance canopy), its "pool", "lobby", or a guest "room" (one king), "room2" (two queens), "suite" (bed and sofa).
 - ``people``: ``avatar_image(seed, size=160, long_hair=None)`` (a head-and-shoulders portrait photo) and
   ``logo_image(name, size=96)`` (a company's logo tile with its initials), uncached.
+- ``food``: ``dish_image(kind, seed, w, h, name)`` (an overhead photo of a dish on a table, ``DISH_KINDS``;
+  ``dish_kind(name, category)`` picks the kind from a menu item) and ``storefront_image(name, seed, w, h, color)``
+  (a restaurant's street front with its name on the sign), uncached.
+- ``maps``: ``route_map_image(points, w, h)``: a street map (blocks, a park, the bay, arterials) with a ride's route
+  from a pickup pin to a drop-off pin, uncached.
 - ``cache``: the encoded, cached pictures (stable API; other sites build on it):
   ``product_photo(kind, seed, size=320, color=None, fmt="jpeg") -> bytes`` (``color`` "#rrggbb" is the object's
   main colour, else drawn from the seed), ``house_photo(seed, w=640, h=420, style=None, fmt="jpeg") -> bytes``,
   ``hotel_photo(seed, kind, w, h, style=None, fmt="jpeg")``, ``avatar_photo(seed, size=160, long_hair=None)``,
-  ``company_logo(name, size=96)``, ``encode``, ``cache_dir``, ``VERSION`` (``PEOPLE_HOTELS_VERSION`` for hotels,
+  ``company_logo(name, size=96)``, ``dish_photo(kind, seed, w, h, name)``, ``storefront_photo(name, seed, w, h,
+  color)``, ``route_map(points, w, h)`` (``FOOD_MAPS_VERSION`` for those three), ``encode``, ``cache_dir``, ``VERSION`` (``PEOPLE_HOTELS_VERSION`` for hotels,
   portraits and logos), and ``CONTENT_TYPES`` (maps ``fmt``, "jpeg" or "webp", to the HTTP
   content type).
 

@@ -15,6 +15,7 @@ from typing import Any
 from PIL import Image
 
 from halo.sites.imagery.canvas import Color, rgb
+from halo.sites.imagery.food import DISH_KINDS, dish_image, storefront_image
 from halo.sites.imagery.hotels import HOTEL_KINDS, HOTEL_STYLES, hotel_image
 from halo.sites.imagery.houses import HOUSE_STYLES, house_image
 from halo.sites.imagery.people import avatar_image, logo_image
@@ -22,6 +23,7 @@ from halo.sites.imagery.products import product_image
 
 VERSION = 2
 PEOPLE_HOTELS_VERSION = 1  # hotels, avatars and logos: bump when those drawings change (products, houses keep theirs)
+FOOD_MAPS_VERSION = 1  # dishes, storefronts and route maps: bump when those drawings change
 CONTENT_TYPES = {"jpeg": "image/jpeg", "webp": "image/webp"}
 
 _MEM: OrderedDict[tuple, bytes] = OrderedDict()
@@ -127,5 +129,28 @@ def company_logo(name: str, size: int = 96, fmt: str = "jpeg") -> bytes:
     return _cached(key, lambda: logo_image(name, size), fmt)
 
 
-__all__ = ["CONTENT_TYPES", "VERSION", "avatar_photo", "cache_dir", "company_logo", "encode", "hotel_photo",
-           "house_photo", "product_photo"]
+def dish_photo(kind: str, seed: Any, w: int = 320, h: int = 320, name: str = "", fmt: str = "jpeg") -> bytes:
+    """An overhead photo of a dish, encoded and cached; see ``food.dish_image``."""
+    if kind not in DISH_KINDS:
+        raise ValueError(f"unknown dish {kind!r}: use one of {', '.join(DISH_KINDS)}")
+    key = ("dish", VERSION, FOOD_MAPS_VERSION, kind, repr(seed), int(w), int(h), name, fmt)
+    return _cached(key, lambda: dish_image(kind, seed, w, h, name), fmt)
+
+
+def storefront_photo(name: str, seed: Any, w: int = 480, h: int = 270, color: str | None = None,
+                     fmt: str = "jpeg") -> bytes:
+    """A restaurant's street front with its name on the sign, encoded and cached; see ``food.storefront_image``."""
+    key = ("storefront", VERSION, FOOD_MAPS_VERSION, name, repr(seed), int(w), int(h), color, fmt)
+    return _cached(key, lambda: storefront_image(name, seed, w, h, color), fmt)
+
+
+def route_map(points: tuple, w: int = 640, h: int = 320, fmt: str = "jpeg") -> bytes:
+    """A street map with a ride's route, encoded and cached; see ``maps.route_map_image``."""
+    from halo.sites.imagery.maps import route_map_image
+    pts = tuple((round(float(x), 6), round(float(y), 6)) for x, y in points)
+    key = ("routemap", VERSION, FOOD_MAPS_VERSION, pts, int(w), int(h), fmt)
+    return _cached(key, lambda: route_map_image(pts, w, h), fmt)
+
+
+__all__ = ["CONTENT_TYPES", "VERSION", "avatar_photo", "cache_dir", "company_logo", "dish_photo", "encode",
+           "hotel_photo", "house_photo", "product_photo", "route_map", "storefront_photo"]

@@ -1,7 +1,13 @@
 """UDriver's pages: the ride form (pickup and drop-off by address or place name, now or scheduled), a chooser when
 a name matches several places, ride options with prices and what the credits cover, booking with a payment
 method, the trip receipt, the wallet (credits, top-up, default payment) and the activity list. Every change is an
-HTML form post followed by a 303; the options page also reports the ride type picked as it changes."""
+HTML form post followed by a 303; the options page also reports the ride type picked as it changes.
+
+As on Uber, the location fields suggest places as you type (a list under the field; picking one fills the field and
+sends its id, ``pickupId``/``dropoffId``), the Suggestions panel fills the next empty location (or the drop-off),
+and the pickup date opens a calendar on today's month and also takes a typed date (``static/udriver.js``). Maps
+(``media``): ``/maps/city.jpg`` beside the form, ``/maps/route/<pickup id>-<dropoff id>.jpg`` on the options and
+trip pages."""
 
 from __future__ import annotations
 
@@ -10,11 +16,13 @@ from typing import Any
 
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 from markupsafe import Markup
+from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from starlette.routing import Route
 
 from halo.sites.core import read_form, session_of
+from halo.sites.udriver import media
 from halo.sites.udriver import state as st
 from halo.sites.udriver.places import BY_ID, PLACES, RIDE_TYPES, Place, find_places
 
@@ -24,7 +32,12 @@ TIMES = tuple(f"{(h - 1) % 12 + 1}:{m:02d} {'AM' if h < 12 else 'PM'}" for h in 
 _env = Environment(loader=FileSystemLoader(HERE / "templates"), autoescape=select_autoescape(["html"]),
                    trim_blocks=True, lstrip_blocks=True)
 _env.globals.update(css=Markup((HERE / "static" / "udriver.css").read_text()), times=TIMES, ride_types=RIDE_TYPES,
-                    places=PLACES, money=lambda v: f"${v:,.2f}")
+                    places=PLACES, money=lambda v: f"${v:,.2f}",
+                    js=Markup((HERE / "static" / "udriver.js").read_text()),
+                    place_list=[{"id": p.id, "name": p.name, "street": p.street, "category": p.category}
+                                for p in PLACES],
+                    suggestions=[p for p in PLACES if p.category in ("Saved place", "Airport")],
+                    today=f"{st.TODAY.month}/{st.TODAY.day}/{st.TODAY.year}")
 
 
 def _state(request: Request) -> tuple[Any, dict]:
@@ -186,9 +199,19 @@ async def activity_page(request: Request) -> Response:
     return _page(request, "activity.html")
 
 
+async def map_image(request: Request) -> Response:
+    """``/maps/city.jpg`` or ``/maps/route/<pickup id>-<dropoff id>.jpg``: drawn once (off the event loop), cached."""
+    key = request.path_params.get("key")
+    data = await run_in_threadpool(media.route, key) if key is not None else await run_in_threadpool(media.city)
+    if data is None:
+        return Response("No such map.", status_code=404, media_type="text/plain")
+    return Response(data, media_type=media.CONTENT_TYPE, headers={"Cache-Control": "public, max-age=604800, immutable"})
+
+
 ROUTES = [
     Route("/", home), Route("/ride/search", ride_search, methods=["POST"]), Route("/ride/options", ride_options),
     Route("/api/ride/select", ride_select, methods=["POST"]), Route("/ride/book", ride_book, methods=["POST"]),
     Route("/trips/{tid}", trip_page), Route("/wallet", wallet_page),
     Route("/wallet/{action}", wallet_post, methods=["POST"]), Route("/activity", activity_page),
+    Route("/maps/city.jpg", map_image), Route("/maps/route/{key}.jpg", map_image),
 ]

@@ -123,20 +123,23 @@ def set_locations(state: dict[str, Any], pickup: Place, dropoff: Place) -> None:
 def parse_schedule(date_text: str, time_text: str) -> tuple[str, str]:
     """A schedule as typed (7/18/2024 or 2024-07-18; 3:30 PM) -> ("7/18/2024", "3:30 PM")."""
     text = date_text.strip()
-    for fmt in ("%m/%d/%Y", "%Y-%m-%d", "%B %d, %Y"):
+    text = " ".join(text.replace(",", ", ").split())
+    if text[:3].lower() in ("mon", "tue", "wed", "thu", "fri", "sat", "sun") and "," in text:
+        text = text.split(",", 1)[1].strip()  # "Fri, Jul 26, 2024"
+    for fmt in ("%m/%d/%Y", "%Y-%m-%d", "%B %d, %Y", "%b %d, %Y"):
         try:
             d = dt.datetime.strptime(text, fmt).date()
             break
         except ValueError:
             continue
     else:
-        raise RideError(f"pickup date must look like 7/18/2024, got {text!r}")
+        raise RideError(f"Pickup date must look like 7/18/2024 (or pick it on the calendar), got {text!r}")
     if not TODAY <= d <= TODAY + dt.timedelta(days=30):
-        raise RideError("rides can be scheduled from today up to 30 days ahead")
+        raise RideError("Rides can be scheduled from today up to 30 days ahead")
     try:
         t = dt.datetime.strptime(time_text.strip().upper(), "%I:%M %p")
     except ValueError:
-        raise RideError(f"pickup time must look like 3:30 PM, got {time_text!r}") from None
+        raise RideError(f"Pickup time must look like 3:30 PM, got {time_text!r}") from None
     if d == TODAY and (t.hour, t.minute) <= (10, 0):
         raise RideError(f"{time_text} today has passed: pick a later time")
     return f"{d.month}/{d.day}/{d.year}", f"{(t.hour - 1) % 12 + 1}:{t.minute:02d} {'AM' if t.hour < 12 else 'PM'}"
