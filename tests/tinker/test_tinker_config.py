@@ -28,7 +28,8 @@ def run_config(**kw) -> TinkerRunConfig:
 
 def test_rl_config_supplies_the_defaults():
     run = TinkerRunConfig.create(tasks=["v2.omnizon-1"], log_path="runs/x")
-    assert (run.num_envs, run.learning_rate, run.lora_rank) == (8, 1e-6, 32)
+    # the learning rate is mode qwen3vl_tinker's train.lr (configs/modes.yaml), not rl_config's tiny-model 1e-6
+    assert (run.num_envs, run.learning_rate, run.lora_rank) == (8, 2e-5, 32)
     assert (run.temperature, run.max_tokens, run.max_turns, run.history) == (0.7, 300, 70, 5)
     from halo.rl.config import load_rl_config
 

@@ -79,6 +79,9 @@ def grpo_command(
     discount: float = typer.Option(None, help="discount for --advantage step"),
     skip_zero_std: bool = typer.Option(None, "--skip-zero-std/--keep-zero-std", help="skip zero-variance groups"),
     update_epochs: int = typer.Option(None, help="optimizer steps per iteration on its samples (GRPO's mu)"),
+    max_staleness: int = typer.Option(None, help="asynchronous GRPO: the next iterations' rollouts run during the "
+                                                 "update, each step at most this many adapter versions behind "
+                                                 "(rl_config: 0, in turn; hf modes)"),
     max_error_share: float = typer.Option(None, help="an iteration with more errored episodes than this share "
                                                      "stops the run (default 0.5; 1 never stops)"),
     episode_timeout: float = typer.Option(None, "--episode-timeout", help="wall-clock seconds per episode "
@@ -122,7 +125,7 @@ def grpo_command(
         max_steps=max_steps, lr=lr, loss_type=loss_type, clip_eps=clip_eps, kl_coef=kl_coef, entropy_coef=entropy_coef,
         advantage=advantage, discount=discount, skip_zero_std_groups=skip_zero_std, checkpoint_every=checkpoint_every,
         seed=seed, save_episodes=save_episodes, update_epochs=update_epochs, max_error_share=max_error_share,
-        episode_timeout_s=episode_timeout))
+        episode_timeout_s=episode_timeout, max_staleness=max_staleness))
     mode_over = mode_flags(model=model, adapter=adapter, base_url=base_url, temperature=temperature,
                            max_tokens=max_tokens, constrained=constrained, seed=seed)
     job = GRPOJob(tasks=[t for t in tasks.split(",") if t.strip()], mode=mode, sites=sites, run_name=run_name,

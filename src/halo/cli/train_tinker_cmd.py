@@ -22,7 +22,8 @@ def register(train_app: typer.Typer) -> None:
         groups_per_batch: int = typer.Option(None, help="tasks per training batch (default 1)"),
         loss_fn: str = typer.Option(None, help=LOSS_HELP),
         lora_rank: int = typer.Option(None, help="LoRA rank (rl_config: 32)"),
-        learning_rate: float = typer.Option(None, "--learning-rate", "--lr", help="Adam learning rate"),
+        learning_rate: float = typer.Option(None, "--learning-rate", "--lr", help="Adam learning rate (default 2e-5: "
+                                                                               "mode qwen3vl_tinker's train.lr)"),
         max_steps: int = typer.Option(None, help="training iterations (batches)"),
         log_path: str = typer.Option(None, help="checkpoints, metrics and logs (default runs/tinker)"),
         sites: str = typer.Option("local", help="'local' (REAL-local, served here) or 'remote' (REAL's sites)"),

@@ -13,7 +13,14 @@ from typing import Any
 
 from halo.config.overrides import Override
 from halo.errors import ConfigError
-from halo.jobs.setup import check_at_the_door, make_learning, overrides_record, run_training, training_config
+from halo.jobs.setup import (
+    check_at_the_door,
+    check_learner_memory,
+    make_learning,
+    overrides_record,
+    run_training,
+    training_config,
+)
 from halo.policy.modes import ModeConfig
 from halo.rl.config import RLConfig
 from halo.rl.grpo import GRPOTrainer, IterationResult, settings_record
@@ -49,6 +56,11 @@ def check_grpo(job: GRPOJob, cfg: RLConfig, mode: ModeConfig) -> None:
         raise ConfigError(f"lora.modules_to_save {list(cfg.lora.modules_to_save)}: a vLLM server hot-loads LoRA "
                           f"adapters only, not fully trained modules; train them with an in-process (hf) mode such "
                           f"as tiny, or leave lora.modules_to_save empty for mode {mode.name}")
+    if cfg.grpo.max_staleness and (mode.backend != "hf" or job.ray is not None):
+        raise ConfigError(f"grpo.max_staleness {cfg.grpo.max_staleness}: asynchronous GRPO runs with an in-process "
+                          f"(hf) mode without --ray for now (vLLM's and Ray workers' samples carry no adapter version "
+                          f"yet); mode {mode.name} is {mode.backend}{', with --ray' if job.ray is not None else ''}; "
+                          f"set grpo.max_staleness=0")
     explore = cfg.grpo.explore
     if explore and (mode.backend != "hf" or not mode.decoding_config().constrained or job.ray is not None):
         raise ConfigError(f"grpo.explore {explore}: exploration draws replies in HALO's own sampler under the "
@@ -94,6 +106,7 @@ async def setup_grpo(job: GRPOJob, console: Any = None) -> GRPOSetup:
     cfg, mode = training_config(job.config_path, job.mode, job.modes_file, job.overrides)
     check_grpo(job, cfg, mode)
     await check_at_the_door(job.tasks, job.sites, job.runs_dir, job.log, mode)
+    check_learner_memory(mode, cfg, job.learner_model, job.device)
     ck = None
     if job.resume:  # before the run directory and the model: a resume that cannot resume leaves nothing behind
         path = run_path(job.runs_dir, job.run_name)

@@ -24,7 +24,14 @@ from typing import Any, Awaitable, Callable
 
 from halo.config.overrides import Override
 from halo.errors import ConfigError, HaloError
-from halo.jobs.setup import check_at_the_door, make_learning, overrides_record, run_training, training_config
+from halo.jobs.setup import (
+    check_at_the_door,
+    check_learner_memory,
+    make_learning,
+    overrides_record,
+    run_training,
+    training_config,
+)
 from halo.rl.config import DPOSettings, MCTSSettings, RLConfig
 from halo.rl.dpo import sibling_items, tree_pairs
 from halo.rl.mcts import MCTSExplorer, SearchResult, sibling_groups, tree_record
@@ -137,6 +144,7 @@ async def setup_mcts(job: MCTSJob) -> MCTSSetup:
         raise ConfigError(f"--ray reaches the policy as a server (vLLM modes) or in a Ray actor (hf modes); mode "
                           f"{mode.name} has backend {mode.backend!r}")
     await check_at_the_door(job.tasks, job.sites, job.runs_dir, job.log, mode)
+    check_learner_memory(mode, cfg, job.learner_model, job.device)
     run = RunDir(job.runs_dir, job.run_name, prefix="mcts")
     learning = make_learning(mode, cfg, run.path, temperature=cfg.mcts.temperature, job="MCTS training",
                              learner_model=job.learner_model, device=job.device)

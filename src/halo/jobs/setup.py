@@ -27,12 +27,14 @@ from halo.rl.lora_sync import LoraSync
 def training_config(config_path: str | os.PathLike | None, mode_name: str | None, modes_file: str | None,
                     overrides: Iterable[Override]) -> tuple[RLConfig, ModeConfig]:
     """rl_config.yaml and the mode a job trains (``--mode``, else rl_config's ``policy.mode``, else tiny), each
-    with its overrides; the sections' cross-file defaults filled from the mode's decoding; recovery off."""
+    with its overrides; the sections' cross-file defaults filled from the mode's decoding, the learning rate from
+    the mode's ``train.lr`` unless ``--lr`` or ``--set grpo.lr`` gave one; recovery off."""
     overrides = list(overrides)
     cfg = load_rl_config(config_path, overrides)
     mode = get_mode(mode_name or cfg.policy.mode or "tiny", modes_file, overrides).for_training()
     dec = mode.decoding_config()
-    return cfg.for_mode(dec.temperature, dec.max_tokens), mode
+    lr_given = any(o.path[:2] == ("grpo", "lr") for o in overrides)
+    return cfg.for_mode(dec.temperature, dec.max_tokens, None if lr_given else mode.train.lr), mode
 
 
 @dataclass
@@ -64,9 +66,48 @@ def make_learning(mode: ModeConfig, cfg: RLConfig, run_path: Path, *, temperatur
 
     sampler = make_policy(mode)
     learner_policy = HFPolicy(learner_model or mode.model, adapter=mode.adapter, decoding=dec,
-                              prompt=mode.prompt_config(), device=device)
+                              prompt=mode.prompt_config(), device=device, dtype=learner_dtype(device))
     learner = LoRALearner(learner_policy, cfg.lora, cfg.optim, temperature=temperature)
     return Learning(sampler, learner, LoraSync(sampler, prefix=f"halo-{run_path.name}"))
+
+
+def learner_dtype(device: str) -> str:
+    """The vLLM modes' learner weights: bf16 on a GPU (what vLLM serves, and the learner whose update
+    bench/results/learner_scale_cuda.json measured), fp32 on the CPU. peft keeps the LoRA's own weights in fp32."""
+    return "bfloat16" if str(device).startswith("cuda") else "float32"
+
+
+def check_learner_memory(mode: ModeConfig, cfg: RLConfig, learner_model: str | None, device: str) -> None:
+    """``--device cuda``: the free GPU memory (``torch.cuda.mem_get_info``, what the vLLM server beside it left)
+    must hold the learner's update, estimated from the model's shape (``halo.rl.memory``): refused before any model
+    loads. A model whose config.json is not here (nothing cached yet) or a machine without CUDA is left to loading."""
+    if not str(device).startswith("cuda") or mode.backend != "openai":  # hf modes sample and learn on the CPU
+        return
+    from halo.rl.learner import CHECKPOINT_AUTO_PARAMS
+    from halo.rl.memory import GIB, model_shape, parameter_count, update_bytes
+
+    model = learner_model or mode.model
+    shape = model_shape(model)
+    if shape is None:
+        return
+    import torch
+
+    try:
+        free, total = torch.cuda.mem_get_info(torch.device(device))
+    except (RuntimeError, AssertionError, ValueError):
+        return
+    n = parameter_count(shape)
+    ckpt = cfg.lora.gradient_checkpointing
+    ckpt = n > CHECKPOINT_AUTO_PARAMS if ckpt == "auto" else bool(ckpt)
+    dtype = learner_dtype(device)
+    need = update_bytes(shape, cfg.optim.pack_tokens, ckpt, dtype)
+    if need > free:
+        raise ConfigError(
+            f"--device {device}: the learner's update of {model} needs about {need / GIB:.1f} GiB of GPU memory "
+            f"({n / 1e9:.2f}B parameters in {dtype}, grpo.pack_tokens {cfg.optim.pack_tokens}, gradient checkpointing "
+            f"{'on' if ckpt else 'off'}) and {free / GIB:.1f} of {total / GIB:.1f} GiB are free: serve vLLM with a "
+            f"smaller share (the mode's serve.gpu_memory_utilization: 0.55 for qwen3vl_base on an 80 GB card), lower "
+            f"grpo.pack_tokens, or give the learner a GPU of its own (--device cuda:1)")
 
 
 async def check_at_the_door(refs: Sequence[str], sites: str, runs_dir: str | os.PathLike, log: str,

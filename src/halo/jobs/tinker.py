@@ -34,6 +34,7 @@ def rl_defaults(path: str | os.PathLike | None = None, overrides: Iterable[Overr
     ``path`` must exist; without one, the default rl_config.yaml if there is one, else nothing."""
     from halo.rl.config import find_config, load_rl_config
 
+    overrides = list(overrides)
     try:
         f = find_config(path)
     except ConfigError:
@@ -41,10 +42,25 @@ def rl_defaults(path: str | os.PathLike | None = None, overrides: Iterable[Overr
             raise ConfigError(f"no RL config at {path}; pass an existing --config file") from None
         return {}
     c = load_rl_config(f, overrides)
+    lr = c.optim.lr if any(o.path[:2] == ("grpo", "lr") for o in overrides) else (mode_lr() or c.optim.lr)
     return {"temperature": c.policy.temperature, "max_tokens": c.policy.max_tokens, "max_turns": c.episode.max_steps,
-            "history": c.episode.history, "num_envs": c.grpo.group_size, "learning_rate": c.optim.lr,
+            "history": c.episode.history, "num_envs": c.grpo.group_size, "learning_rate": lr,
             "save_every": c.grpo.checkpoint_every, "remove_constant_reward_groups": c.grpo.skip_zero_std_groups,
             "lora_rank": c.lora.rank, "rewards": c.rewards}
+
+
+TINKER_MODE = "qwen3vl_tinker"
+LORA_RL_LR = 2e-5  # TINKER_MODE's train.lr in configs/modes.yaml (the reason is there), where no modes file is found
+
+
+def mode_lr() -> float | None:
+    """The learning rate the Tinker mode's ``train.lr`` gives (configs/modes.yaml), None without a modes file."""
+    from halo.policy.modes import get_mode
+
+    try:
+        return get_mode(TINKER_MODE).train.lr
+    except ConfigError:
+        return None
 
 
 @dataclass(frozen=True)
@@ -59,7 +75,7 @@ class TinkerRunConfig:
     groups_per_batch: int = 1
     loss_fn: str = "importance_sampling"
     lora_rank: int = 32
-    learning_rate: float = 1e-6
+    learning_rate: float = LORA_RL_LR
     max_steps: int = 100
     model_name: str = DEFAULT_MODEL
     renderer_name: str | None = None  # None: the model's recommended renderer (halo.policy.tinker.models)

@@ -51,6 +51,7 @@ class Completion:
     sampler_logprobs: tuple[float, ...] | None = None  # under constrained decoding: of the masked distribution
     grammar: str | None = None  # constrained decoding: the grammar's key (a trainer replays it to mask its logits)
     explored: bool = False  # drawn uniformly among the grammar's choices, not from the policy (HFPolicy.explore)
+    version: int | None = None  # the adapter version that sampled it (asynchronous GRPO; None: not versioned)
 
 
 @dataclass(frozen=True)
@@ -66,6 +67,7 @@ class Sample:
     sampler_logprobs: tuple[float, ...] | None = None  # constrained decoding only (see Completion)
     grammar: str | None = None  # constrained decoding only (see Completion)
     explored: bool = False  # see Completion
+    version: int | None = None  # see Completion
 
     @property
     def action(self) -> Action | None:
@@ -128,7 +130,8 @@ class PolicyBackend(ABC):
                                                                      cfg.phrase_words))
         return Sample(text=c.text, parsed=parsed, token_ids=c.token_ids, logprobs=c.logprobs,
                       finish_reason=c.finish_reason, prompt_tokens=c.prompt_tokens,
-                      sampler_logprobs=c.sampler_logprobs, grammar=c.grammar, explored=c.explored)
+                      sampler_logprobs=c.sampler_logprobs, grammar=c.grammar, explored=c.explored,
+                      version=c.version)
 
     async def aclose(self) -> None:
         """Release connections or models."""

@@ -243,6 +243,9 @@ class HFPolicy(PolicyBackend):
         # a sampled vision placeholder would break the teacher-forced forward (image tokens != image features)
         self.vision_ids = vision_token_ids(tok)
         self._lock = threading.Lock()
+        # the adapter version the weights are at, recorded on each completion (asynchronous GRPO sets it, under the
+        # lock, with each update it publishes; None: not versioned)
+        self.weights_version: int | None = None
         self._grammar = None
         self._forced: ForcedTokens | None = None
         self._calls = 0
@@ -410,6 +413,7 @@ class HFPolicy(PolicyBackend):
             if k:  # the forced opening in one forward (the prompt's), generate goes on from its cache
                 enc, pre_logits = self._prefill_prefix(enc, prefix)
             out = self.model.generate(**enc, **kw)
+            version = self.weights_version  # the weights this generate call used (an update waits for the lock)
         seqs = out.sequences[:, P:]  # the prefix (if any) and what generate added
         logits = torch.stack(out.logits, 1).float()  # raw logits, before any processor (B, T, V)
         if pre_logits is not None:
@@ -440,7 +444,7 @@ class HFPolicy(PolicyBackend):
             text = self.processor.tokenizer.decode(ids, skip_special_tokens=True)
             c = Completion(text=text, token_ids=tuple(ids), logprobs=tuple(lp[:len(ids)]),
                            finish_reason="stop" if end else "length",
-                           prompt_tokens=int(prompt_lens[min(i, len(prompt_lens) - 1)]))
+                           prompt_tokens=int(prompt_lens[min(i, len(prompt_lens) - 1)]), version=version)
             if scores is not None:
                 c = dataclasses.replace(c, sampler_logprobs=tuple(scores[i][:len(ids)]),
                                         grammar=self.grammar_key(rows[i][1]),

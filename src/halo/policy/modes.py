@@ -63,6 +63,15 @@ class ServeSettings(_Strict):
     extra_args: list[str] = []
 
 
+class TrainSettings(_Strict):
+    """What training this mode's model takes in place of rl_config.yaml's values (which are the tiny model's)."""
+
+    # the LoRA's RL learning rate (grpo.lr of `halo train grpo|mcts`, Tinker's learning rate); --lr and
+    # --set grpo.lr still win. None: rl_config's grpo.lr
+    lr: Annotated[float, Field(gt=0, le=1e-2), Why("a LoRA's RL rate is 1e-5..1e-4; past 1e-2 even the tiny "
+                                                     "model's updates diverge")] | None = None
+
+
 class ModeConfig(_Strict):
     """One mode, after merging the file's ``defaults``."""
 
@@ -77,6 +86,7 @@ class ModeConfig(_Strict):
     decoding: dict[str, Any] = {}
     prompt: dict[str, Any] = {}
     recovery: bool = False
+    train: TrainSettings = TrainSettings()
     threads: AtLeast1 | None = None  # hf backend: torch threads
     max_batch: Annotated[AtLeast1, Field(le=256), Why(
         "rows of one generate call, their activations and KV cache with them")] = 1  # hf: requests sampled at once
@@ -125,9 +135,9 @@ MODE_FLAGS = {
     **{k: f"decoding.{k}" for k in ("temperature", "top_p", "top_k", "max_tokens", "constrained", "seed",
                                     "jump_forward")},
     **{k: f"prompt.{k}" for k in ("max_pixels", "min_pixels", "include_axtree", "axtree_max_chars", "history",
-                                  "actions", "elements", "element_roles", "text", "text_max_chars", "phrase_words",
-                                  "single_tool", "system", "tree",
-                                  "tree_name_chars", "goal_last", "user", "image_format")},
+                                  "actions", "elements", "element_roles", "text", "text_max_chars",
+                                  "phrase_words", "single_tool", "system", "tree", "tree_name_chars", "goal_last",
+                                  "user", "image_format")},
 }
 
 

@@ -110,6 +110,12 @@ class GRPOSettings:
     # explore_adapt on the policy's own episodes (no drawn choice): a drawn two-step reply nearly always fails, so the
     # family's success counting them stays low and keeps exploration high however well the policy does
     explore_adapt_own: bool = False
+    # asynchronous GRPO (rl/pipeline.py): rollouts of the next iterations run while the learner updates, each step
+    # sampled at most this many adapter versions (iterations' updates) behind the learner that trains on it; a group
+    # older than that is dropped. 0: strictly in turn (rollouts, update, rollouts ...). In-process (hf) modes only
+    max_staleness: Annotated[NonNegativeInt, Field(le=4), Why(
+        "each version of lag keeps another iteration's episodes, screenshots included, in memory, and the "
+        "importance weights that correct the lag grow with it (AReaL and verl run 1-4)")] = 0
 
     def __post_init__(self) -> None:
         if self.hindsight and not self.self_imitation:
@@ -148,6 +154,10 @@ class OptimSettings:
     lr_final: NonNegative | None = None
     entropy_coef_final: float | None = None
     max_tokens: ReplyTokens = 300  # dr_grpo's constant normaliser
+    # asynchronous GRPO (grpo.max_staleness >= 1): the truncation C of the importance weight
+    # min(pi_proximal / pi_sampler, C) that corrects a step sampled by an older adapter (verl's TIS: 2)
+    tis_cap: Annotated[float, Field(ge=1, le=100), Why(
+        "a weight below 1 would cut on-policy steps; a large one lets one stale token's gradient dominate")] = 2.0
     # rows per training forward, across prompts (prompts left-padded: packed_batch), and at most this many padded
     # tokens in one (prompt + reply, times rows): the tiny model's forward costs about the same for 1 row or 16,
     # an 8B's activations grow with the tokens
@@ -231,10 +241,12 @@ class RLConfig:
     dpo: DPOSettings
     mcts_job: MCTSJobSettings
 
-    def for_mode(self, temperature: float, max_tokens: int) -> RLConfig:
+    def for_mode(self, temperature: float, max_tokens: int, lr: float | None = None) -> RLConfig:
         """The sections with what they take from elsewhere, where the file leaves it unsaid: the loop's steps and
         deadline from ``episode``, its temperature from the mode's decoding, the optimizer's token normaliser from the
-        mode's ``max_tokens``, MCTS's steps and temperature from the loop's."""
+        mode's ``max_tokens``, MCTS's steps and temperature from the loop's; ``lr``: the mode's training rate
+        (``train.lr``, for a model the file's tiny-model rate does not fit), which the caller passes only where no
+        override set ``grpo.lr``."""
         g = self.raw.get("grpo") or {}
         m = self.raw.get("mcts") or {}
         grpo = dataclasses.replace(
@@ -242,6 +254,8 @@ class RLConfig:
             max_steps=g.get("max_steps", self.episode.max_steps),
             episode_timeout_s=g.get("episode_timeout_s", self.episode.episode_timeout_s))
         optim = self.optim if "max_tokens" in g else dataclasses.replace(self.optim, max_tokens=max_tokens)
+        if lr is not None:
+            optim = dataclasses.replace(optim, lr=lr)
         mcts = dataclasses.replace(self.mcts, max_steps=m.get("max_steps", grpo.max_steps),
                                    temperature=m.get("temperature", temperature))
         return dataclasses.replace(self, grpo=grpo, optim=optim, mcts=mcts)

@@ -5,7 +5,8 @@ Per iteration: for each task of the batch, ``group_size`` episodes run in their 
 dense return (or each step's discounted return-to-go) minus its group's mean is the advantage of every token the
 policy sampled in it; one optimizer step follows. With the in-process backend the sampler and the learner share one
 model, so the next iteration samples from the new weights; with vLLM the new adapter is saved and hot-loaded
-(``LoraSync``).
+(``LoraSync``). With ``max_staleness`` k >= 1 the next iterations' rollouts run while the learner updates, each
+step sampled at most k adapter versions behind it, and the update corrects the lag (``halo.rl.pipeline``).
 """
 
 from __future__ import annotations
@@ -28,6 +29,18 @@ from halo.rl.learner import LoRALearner, TrainItem, step_item
 from halo.rl.rewards import RewardConfig
 from halo.rl.rollout import Episode, run_group
 from halo.rl.self_imitation import SelfImitation, success_key
+
+
+@dataclass
+class Rollouts:
+    """An iteration's groups as the rollouts left them (refills included), before the update."""
+
+    iteration: int
+    groups: list[list[Episode]]
+    refills: int = 0
+    rates: list[float] = field(default_factory=list)  # explore rates, one per group
+    seconds: float = 0.0
+    extra: dict[str, Any] = field(default_factory=dict)  # metrics the asynchronous pipeline adds (rl/pipeline.py)
 
 
 @dataclass
@@ -147,7 +160,7 @@ class GRPOTrainer:
     def __init__(self, policy: Any, learner: LoRALearner, tasks: Sequence[Any], settings: GRPOSettings,
                  run: Any, *, reward_config: RewardConfig | None = None, pool: Any = None,
                  sync: Callable[[int, str], Any] | None = None, env_kwargs: dict[str, Any] | None = None,
-                 tracker: Any = None, rollouts: Any = None):
+                 tracker: Any = None, rollouts: Any = None, envs: Sequence[Any] | None = None):
         if not tasks:
             raise ConfigError("GRPO needs at least one task")
         self.policy, self.learner, self.tasks, self.s, self.run = policy, learner, list(tasks), settings, run
@@ -157,6 +170,7 @@ class GRPOTrainer:
         self.env_kwargs = env_kwargs or {}
         self.tracker = tracker  # halo.runtime.tracking.Tracker: --log wandb|tensorboard beside metrics.jsonl
         self.rollouts = rollouts  # runtime.ray.rollouts.RayRollouts: groups run on Ray workers (--ray), not local envs
+        self.envs = envs  # envs to roll out on instead of browsers of ``pool`` (a driver's own, or a test's)
         self.sampler = make_sampler(self.tasks, settings.curriculum,
                                     CurriculumSettings(settings.curriculum_window, unlock=settings.ladder_unlock,
                                                        review=settings.ladder_review), settings.seed)
@@ -164,6 +178,10 @@ class GRPOTrainer:
                                     settings.curriculum_window, settings.seed) if settings.self_imitation else None
         if settings.explore:
             check_explore(policy, rollouts)
+        if settings.max_staleness:
+            from halo.rl.pipeline import check_async
+
+            check_async(policy, learner, rollouts, sync)
         self.hindsight = (Hindsight(policy, settings.hindsight_per_episode, settings.seed) if settings.hindsight
                           else None)
         self._own: dict[str, deque[bool]] = {}  # family -> recent successes of the policy's own episodes
@@ -213,6 +231,13 @@ class GRPOTrainer:
 
     async def iterate(self, it: int, envs: Sequence[Any],
                       on_episode: Callable[[Episode], None] | None = None) -> IterationResult:
+        """One iteration in turn: its rollouts, then its update."""
+        return await self.learn(await self.roll(it, envs, on_episode))
+
+    async def roll(self, it: int, envs: Sequence[Any],
+                   on_episode: Callable[[Episode], None] | None = None) -> Rollouts:
+        """The iteration's groups: its tasks, then a refill for each zero-variance group (up to
+        ``refill_zero_variance``); the curriculum records each group's successes as it ends."""
         s = self.s
         t0 = time.perf_counter()
         groups: list[list[Episode]] = []
@@ -247,7 +272,12 @@ class GRPOTrainer:
         finally:
             if s.explore:
                 self.policy.explore = 0.0
-        t_roll = time.perf_counter() - t0
+        return Rollouts(it, groups, refills, rates, time.perf_counter() - t0)
+
+    async def learn(self, ro: Rollouts) -> IterationResult:
+        """The update on an iteration's groups (with the versioned, decoupled update when asynchronous), and its
+        metrics."""
+        s, it, groups, refills, rates, t_roll = self.s, ro.iteration, ro.groups, ro.refills, ro.rates, ro.seconds
         check_iteration(self.run, it, groups, s.max_error_share)  # too many errored: stop before the update
         self._recent.extend(own_successes([e for g in groups for e in g]))
         if hasattr(self.learner, "set_progress"):  # lr and entropy_coef schedules (OptimSettings' *_final)
@@ -259,8 +289,11 @@ class GRPOTrainer:
             items = items + replayed
             self.replay.record(groups, self.hindsight)
         t1 = time.perf_counter()
-        for _ in range(s.update_epochs):
-            stats = await asyncio.to_thread(self.learner.update, items)
+        if s.max_staleness:  # rollouts sample on while it runs: the new weights are published as version it + 1
+            stats = await asyncio.to_thread(self.learner.update_versioned, items, s.update_epochs, it + 1)
+        else:
+            for _ in range(s.update_epochs):
+                stats = await asyncio.to_thread(self.learner.update, items)
         if self.rollouts is not None and self.sync is None:  # in-process mode: the policy actor samples next
             await self.rollouts.sync_weights(self.learner.model)
         t_upd = time.perf_counter() - t1
@@ -294,7 +327,13 @@ class GRPOTrainer:
             m["explore"] = {**explore_metrics(groups), "rate": round(statistics.fmean(rates), 4) if rates else 0.0}
         if self.rollouts is not None:
             m["ray"] = self.rollouts.stats.as_dict()
+        if s.max_staleness:
+            m["async"] = {**ro.extra, **{k: round(v, 4) for k, v in stats.extra.items() if k.startswith("is_")}}
         return IterationResult(iteration=it, episodes=[e for g in groups for e in g], groups=groups, metrics=m)
+
+    def checkpoints_at(self, it: int) -> bool:
+        """Iteration ``it`` ends with a checkpoint: every ``checkpoint_every`` and the last."""
+        return (it + 1) % self.s.checkpoint_every == 0 or it == self.s.iterations - 1
 
     def episodes_to_save(self, res: IterationResult) -> list[tuple[int, list[Episode]]]:
         """(group index, episodes) to write: every one (``all``), the best and worst of each group (``best_worst``),
@@ -335,26 +374,37 @@ class GRPOTrainer:
             envs: list[Any] = []
             if self.rollouts is not None:  # the workers own the browsers; the actor gets the learner's weights
                 await self.rollouts.sync_weights(self.learner.model)
+            elif self.envs is not None:
+                envs = list(self.envs)
             else:
                 pool = self.pool or await stack.enter_async_context(BrowserPool())
                 env_kw = {"episode_timeout_s": s.episode_timeout_s, **self.env_kwargs}
                 # a group larger than grpo.parallel runs in waves over these
                 envs = [BrowserEnv(pool, max_steps=s.max_steps, **env_kw)
                         for _ in range(min(s.group_size, s.parallel))]
+
+            def finish(res: IterationResult) -> None:
+                it = res.iteration
+                self.save_episodes(res)
+                # metrics first: a kill between the two re-runs this iteration from the previous checkpoint,
+                # whose resume truncates metrics.jsonl back to it (no gap, no repeat)
+                self.run.log_metrics(res.metrics)
+                if self.tracker is not None:
+                    self.tracker.log(res.metrics, it)
+                if self.checkpoints_at(it):
+                    save_checkpoint(self.run.path, it, self.learner, {"mean_reward": res.metrics["mean_reward"]})
+                history.append(res.metrics)
+                if on_iteration is not None:
+                    on_iteration(res)
+
             try:
-                for it in range(start_iteration, s.iterations):
-                    res = await self.iterate(it, envs)
-                    self.save_episodes(res)
-                    # metrics first: a kill between the two re-runs this iteration from the previous checkpoint,
-                    # whose resume truncates metrics.jsonl back to it (no gap, no repeat)
-                    self.run.log_metrics(res.metrics)
-                    if self.tracker is not None:
-                        self.tracker.log(res.metrics, it)
-                    if (it + 1) % s.checkpoint_every == 0 or it == s.iterations - 1:
-                        save_checkpoint(self.run.path, it, self.learner, {"mean_reward": res.metrics["mean_reward"]})
-                    history.append(res.metrics)
-                    if on_iteration is not None:
-                        on_iteration(res)
+                if s.max_staleness:  # rollouts run ahead of the learner (rl/pipeline.py)
+                    from halo.rl.pipeline import run_pipeline
+
+                    await run_pipeline(self, envs, start_iteration, finish)
+                else:
+                    for it in range(start_iteration, s.iterations):
+                        finish(await self.iterate(it, envs))
             finally:
                 for env in envs:
                     with contextlib.suppress(Exception):

@@ -7,6 +7,7 @@ adapter is hot-loaded into the server (``lora_sync.py``).
 
 from __future__ import annotations
 
+import contextlib
 import math
 import os
 from collections import OrderedDict
@@ -162,6 +163,11 @@ class LoRALearner:
         self._encoding_bytes = 0
         self._masks: OrderedDict[tuple[str, tuple[int, ...]], Any] = OrderedDict()  # (grammar, ids) -> mask
         self._mask_bytes = 0
+        # asynchronous GRPO (update_versioned): the decoupled loss, the proximal logprobs of the update's items
+        # (id(item) -> (item, logprobs before the update's first step)) and the sampler's lock already held
+        self.decoupled = False
+        self._prox: dict[int, tuple[TrainItem, Any]] = {}
+        self._held = False
 
     def set_progress(self, progress: float, success: float = 1.0) -> None:
         """The run's progress in [0, 1] (the trainer's iterations, or a driver's own budget): ``lr`` and
@@ -201,7 +207,7 @@ class LoRALearner:
             stats.extra.update(pairs=float(len(good)), dropped_pairs=float(len(pairs) - len(good)))
         if not usable and not good:
             return stats
-        with self.policy._lock:  # no sampling while the weights move
+        with contextlib.nullcontext() if self._held else self.policy._lock:  # no sampling while the weights move
             self.model.train()
             self.optimizer.zero_grad(set_to_none=True)
             if usable:
@@ -214,6 +220,33 @@ class LoRALearner:
             self.optimizer.step()
             self.model.eval()
         return stats
+
+    def update_versioned(self, items: Sequence[TrainItem], epochs: int, version: int) -> UpdateStats:
+        """Asynchronous GRPO's update (rl/pipeline.py): ``epochs`` optimizer steps on ``items`` under the decoupled
+        loss (each item's sampler logprobs are the behaviour policy's, the learner's before the first step the
+        proximal one), with the sampler's lock held throughout, then the sampler's ``weights_version`` set to
+        ``version`` before the lock is let go: every completion is drawn from the weights of exactly one version."""
+        self.decoupled, self._prox = True, {}
+        stats = UpdateStats()
+        try:
+            with self.policy._lock:
+                self._held = True
+                for _ in range(epochs):
+                    stats = self.preference_update((), items=items)
+                self.policy.weights_version = version
+        finally:
+            self._held, self._prox = False, {}
+        return stats
+
+    def _proximal(self, item: TrainItem, row: Any) -> Any:
+        """The logprobs of ``item``'s tokens before this update's first step: this forward's on its first epoch (no
+        step has been taken yet), kept for the next ones."""
+        hit = self._prox.get(id(item))
+        if hit is not None and hit[0] is item:
+            return hit[1]
+        v = row.detach().clone()
+        self._prox[id(item)] = (item, v)
+        return v
 
     def _encode(self, prompt: Prompt) -> Any:
         """The processor's output for a prompt, kept in host memory (up to ENCODING_BYTES_KEPT: not on the GPU, where
@@ -311,11 +344,17 @@ class LoRALearner:
             replayed = torch.tensor([it.replayed for it in group], device=dev)
             if replayed.any():  # sampled by an older policy: learn on the current one (ratio 1, never clipped)
                 old = torch.where(replayed[:, None], lp.detach(), old)
+            behaviour = None
+            if self.decoupled:  # the sampler's logprobs weigh the ratio to the proximal (pre-update) policy
+                behaviour = old
+                old = torch.stack([lp[r].detach() if it.replayed else self._proximal(it, lp[r])
+                                   for r, it in enumerate(group)])
             ref = self._reference(ctx) if o.kl_coef > 0 else None
             out = policy_loss(lp, old, torch.tensor([it.advantage for it in group], device=dev), mask,
                               clip_eps=o.clip_eps,
                               loss_type=o.loss_type, max_tokens=max(o.max_tokens, L), ref_logprobs_BT=ref,
-                              kl_coef=o.kl_coef, entropy_BT=ent, entropy_coef=self.entropy_coef)
+                              kl_coef=o.kl_coef, entropy_BT=ent, entropy_coef=self.entropy_coef,
+                              behaviour_logprobs_BT=behaviour, tis_cap=o.tis_cap)
             w = len(group) / n  # the loss is a mean over the batch's rows; weigh it by its share of items
             (out.loss * w * weight).backward()
             stats.loss += float(out.loss.detach()) * w * weight
@@ -324,6 +363,9 @@ class LoRALearner:
             stats.kl += out.kl * w
             stats.entropy += out.entropy * w
             stats.tokens += int(mask.sum())
+            if behaviour is not None:
+                for k, v in (("is_weight_mean", out.is_weight_mean), ("is_truncated_frac", out.is_truncated_frac)):
+                    stats.extra[k] = stats.extra.get(k, 0.0) + v * w
 
     def _micro_batches(self, items: Sequence[TrainItem]) -> list[list[TrainItem]]:
         """Items in forwards of at most ``pack_rows`` rows and ``pack_tokens`` padded tokens, a prompt's rows

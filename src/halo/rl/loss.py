@@ -20,18 +20,27 @@ class LossOutput:
     ratio_mean: float
     kl: float  # mean k3 estimate to the reference, 0 when unused
     entropy: float = 0.0  # mean entropy over the tokens that had a choice (> 0), 0 when not given
+    is_weight_mean: float = 1.0  # decoupled loss: mean importance weight min(pi_prox / pi_behaviour, C)
+    is_truncated_frac: float = 0.0  # decoupled loss: share of tokens whose weight was truncated at C
 
 
 def policy_loss(logprobs_BT: torch.Tensor, sampler_logprobs_BT: torch.Tensor, adv: torch.Tensor,
                 mask_BT: torch.Tensor, *, clip_eps: float = 0.2, loss_type: str = "dr_grpo",
                 max_tokens: int | None = None, ref_logprobs_BT: torch.Tensor | None = None,
                 kl_coef: float = 0.0, entropy_BT: torch.Tensor | None = None,
-                entropy_coef: float = 0.0) -> LossOutput:
+                entropy_coef: float = 0.0, behaviour_logprobs_BT: torch.Tensor | None = None,
+                tis_cap: float = 2.0) -> LossOutput:
     """PPO-clip surrogate ``-min(r A, clip(r, 1-eps, 1+eps) A)`` per token, aggregated by ``loss_type``:
     ``dr_grpo`` (sum / (B * max_tokens)), ``grpo`` (mean per sample, then over samples), ``token_mean``.
     ``entropy_coef`` subtracts that much of each token's entropy (``entropy_BT``), aggregated the same way: a policy
     that puts all its mass on one answer for every goal stops sampling anything else, its groups then have no
-    variance and nothing corrects it (bench/decision_probe.py). A negative one adds it (entropy minimisation)."""
+    variance and nothing corrects it (bench/decision_probe.py). A negative one adds it (entropy minimisation).
+
+    Decoupled PPO for asynchronous GRPO (AReaL's decoupled objective with verl's truncated importance sampling):
+    with ``behaviour_logprobs_BT`` (the logprobs of the older adapter that sampled the tokens), the second argument
+    is the proximal policy's (the learner's at the start of this update) and the clipped surrogate of the ratio
+    pi / pi_prox is weighted per token by ``min(pi_prox / pi_behaviour, tis_cap)``, detached: 1 where the two
+    agree, so an on-policy step's loss is unchanged."""
     mask = mask_BT.to(logprobs_BT.dtype)
     adv_BT = adv.to(logprobs_BT.dtype)
     if adv_BT.dim() == 1:
@@ -40,6 +49,15 @@ def policy_loss(logprobs_BT: torch.Tensor, sampler_logprobs_BT: torch.Tensor, ad
     unclipped = ratio * adv_BT
     clipped = torch.clamp(ratio, 1.0 - clip_eps, 1.0 + clip_eps) * adv_BT
     per_token = -torch.minimum(unclipped, clipped)
+    is_mean, is_trunc = 1.0, 0.0
+    if behaviour_logprobs_BT is not None:
+        with torch.no_grad():
+            raw = torch.exp(sampler_logprobs_BT.detach() - behaviour_logprobs_BT.detach())
+            weight = torch.clamp(raw, max=tis_cap)
+            n_tok = mask.sum().clamp(min=1)
+            is_mean = float((weight * mask).sum() / n_tok)
+            is_trunc = float(((raw > tis_cap).to(mask.dtype) * mask).sum() / n_tok)
+        per_token = per_token * weight
     kl_val = torch.zeros((), dtype=logprobs_BT.dtype)
     if ref_logprobs_BT is not None and kl_coef > 0:
         d = ref_logprobs_BT.detach() - logprobs_BT
@@ -65,7 +83,8 @@ def policy_loss(logprobs_BT: torch.Tensor, sampler_logprobs_BT: torch.Tensor, ad
         n = mask.sum().clamp(min=1)
         clip_frac = float((((ratio - 1.0).abs() > clip_eps).to(mask.dtype) * mask).sum() / n)
         ratio_mean = float((ratio * mask).sum() / n)
-    return LossOutput(loss=loss, clip_frac=clip_frac, ratio_mean=ratio_mean, kl=float(kl_val), entropy=ent_val)
+    return LossOutput(loss=loss, clip_frac=clip_frac, ratio_mean=ratio_mean, kl=float(kl_val), entropy=ent_val,
+                      is_weight_mean=is_mean, is_truncated_frac=is_trunc)
 
 
 @dataclass(frozen=True)

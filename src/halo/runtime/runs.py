@@ -110,7 +110,9 @@ class RunDir:
                           "target": _target(step), "advantage": getattr(step, "advantage", None),
                           "logprob": round(sum(lp), 4) if lp else None, "logprobs": _rounded(lp),
                           "new_logprob": round(sum(new), 4) if new else None, "new_logprobs": _rounded(new),
-                          "timings": {k: round(v, 4) for k, v in step.timings.items()}})
+                          "timings": {k: round(v, 4) for k, v in step.timings.items()},
+                          # asynchronous GRPO: the adapter version that sampled the step
+                          **({"version": s.version} if getattr(s, "version", None) is not None else {})})
         final = None
         if episode.final_obs is not None and episode.final_obs.screenshot:
             final = self._shot(f"{key}/final.jpg", episode.final_obs.screenshot, episode.final_obs.image_format)

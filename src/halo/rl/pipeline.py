@@ -1,0 +1,119 @@
+"""Asynchronous GRPO (``grpo.max_staleness`` k >= 1): the next iterations' rollouts run while the learner updates.
+
+One producer task runs the iterations' rollouts in order (``GRPOTrainer.roll``: the same groups, refills and
+curriculum records as in turn) into a bounded queue; the learner takes them in order (``GRPOTrainer.learn``).
+
+Versions: the adapter after iteration i's update is version i + 1 (a run that starts or resumes at iteration s
+samples version s first). The in-process sampler records on every completion the version of the weights that drew
+it (``Sample.version``, read under the sampler's lock); the learner's update holds that lock through all its epochs
+and publishes the new version before letting it go (``LoRALearner.update_versioned``), so each completion comes from
+exactly one version, and an episode that spans an update records the version of each of its steps.
+
+Bound: iteration j's rollouts start only once the learner has finished iteration j - k - 1 (its version is then
+>= j - k, and j's update runs at version j: every step is at most k versions behind). They never start past a
+checkpoint that is not yet written: nothing is in flight when a checkpoint is taken, so a killed run resumes from
+its last checkpoint and re-runs, from scratch, the rollouts that had started after it (they are discarded, not
+saved), with the same versions an uninterrupted run gave them. Drop rule: a group whose oldest step is more than
+k versions behind the learner at its update is dropped and counted (the bound keeps this from happening in process;
+it is the guard for whatever else samples). Metrics (``async``): the histogram of the trained steps' staleness,
+dropped groups, the time the learner waited for rollouts, and the importance weights' mean and truncated share.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import replace
+from typing import Any
+
+from halo.errors import ConfigError
+
+
+def check_async(policy: Any, learner: Any, rollouts: Any, sync: Any) -> None:
+    """Asynchronous GRPO needs the in-process sampler (it records each completion's adapter version and shares the
+    learner's weights): refuse a vLLM server's and Ray workers' rollouts before anything starts."""
+    if rollouts is not None or sync is not None:
+        raise ConfigError("grpo.max_staleness >= 1 (asynchronous GRPO) runs with an in-process (hf) mode without "
+                          "--ray for now: vLLM's and Ray workers' samples carry no adapter version yet; set "
+                          "grpo.max_staleness: 0")
+    if not hasattr(learner, "update_versioned") or not hasattr(policy, "weights_version"):
+        raise ConfigError(f"grpo.max_staleness >= 1 needs the in-process sampler (backend hf), whose completions "
+                          f"carry the adapter version that drew them; this sampler is "
+                          f"{getattr(policy, 'name', type(policy).__name__)}")
+
+
+def last_startable(done: int, k: int, checkpoints_at: Callable[[int], bool], last: int) -> int:
+    """The last iteration whose rollouts may start once iterations up to ``done`` are finished (updated, logged,
+    checkpointed): k past the next update, and not past the next checkpoint's iteration."""
+    bound = done + 1 + k
+    for c in range(done + 1, min(bound, last) + 1):
+        if checkpoints_at(c):
+            return c
+    return bound
+
+
+def staleness(groups: Sequence[Sequence[Any]], version: int, k: int
+              ) -> tuple[list[list[Any]], int, Counter[int], int]:
+    """(the groups kept, groups dropped, histogram of the kept steps' staleness, steps with no version) for an
+    update at learner ``version``: a group whose oldest sampled step is more than ``k`` versions behind is
+    dropped."""
+    kept: list[list[Any]] = []
+    dropped, unversioned = 0, 0
+    hist: Counter[int] = Counter()
+    for g in groups:
+        lags = [version - st.sample.version for e in g for st in e.steps if st.sample.version is not None]
+        if lags and max(lags) > k:
+            dropped += 1
+            continue
+        unversioned += sum(st.sample.version is None for e in g for st in e.steps)
+        hist.update(lags)
+        kept.append(list(g))
+    return kept, dropped, hist, unversioned
+
+
+async def run_pipeline(trainer: Any, envs: Sequence[Any], start: int, finish: Callable[[Any], None]) -> None:
+    """Iterations ``start .. iterations-1`` of ``trainer`` with rollouts ahead of the learner (see the module doc);
+    ``finish`` saves, logs and checkpoints each result in order. Any failure stops both sides."""
+    s = trainer.s
+    k = s.max_staleness
+    last = s.iterations - 1
+    trainer.learner.policy.weights_version = start  # the weights the run starts (or resumes) with
+    queue: asyncio.Queue[Any] = asyncio.Queue(maxsize=k + 1)
+    allowed = last_startable(start - 1, k, trainer.checkpoints_at, last)
+    moved = asyncio.Condition()
+
+    async def produce() -> None:
+        for j in range(start, s.iterations):
+            async with moved:
+                await moved.wait_for(lambda j=j: j <= allowed)
+            await queue.put(await trainer.roll(j, envs))
+
+    producer = asyncio.create_task(produce(), name="grpo-rollouts")
+    try:
+        for it in range(start, s.iterations):
+            t0 = time.perf_counter()
+            getter = asyncio.ensure_future(queue.get())
+            await asyncio.wait({getter, producer}, return_when=asyncio.FIRST_COMPLETED)
+            # the producer ended first: its error, never a silent hang
+            if not getter.done() and (producer.cancelled() or producer.exception() is not None or queue.empty()):
+                getter.cancel()
+                producer.result()
+                raise RuntimeError("the rollouts ended before the learner had every iteration")
+            ro = await getter
+            waited = time.perf_counter() - t0
+            kept, dropped, hist, unversioned = staleness(ro.groups, it, k)
+            extra = {"max_staleness": k, "version": it, "staleness": {str(v): n for v, n in sorted(hist.items())},
+                     "dropped_groups": dropped, "time_wait": round(waited, 3)}
+            if unversioned:
+                extra["unversioned_steps"] = unversioned
+            finish(await trainer.learn(replace(ro, groups=kept, extra=extra)))
+            async with moved:
+                allowed = last_startable(it, k, trainer.checkpoints_at, last)
+                moved.notify_all()
+    finally:
+        producer.cancel()  # rollouts past the last finished iteration are discarded (a resume re-runs them)
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            await producer
