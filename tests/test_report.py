@@ -64,3 +64,22 @@ def test_eval_report_has_success_per_site_and_task_linked_to_the_viewer(tmp_path
 def test_report_refuses_a_directory_that_is_not_a_run(tmp_path):
     r = CliRunner().invoke(app, ["report", str(tmp_path)])
     assert r.exit_code == 2 and "not a HALO run directory" in r.output
+
+
+def test_one_policy_across_sites_gets_a_success_curve_per_site():
+    """Iteration records carry ``site_success`` (GRPOTrainer): with two sites or more the report draws one curve per
+    site beside the per-family one; one site adds nothing (the success curve is its curve)."""
+    from halo.report.html import curves
+    from halo.rl.grpo import site_success
+
+    class E:
+        def __init__(self, site, ok):
+            self.site, self.success, self.errored = site, ok, False
+
+    assert site_success([[E("gomail", True), E("gomail", False)], [E("udriver", True)]]) == {"gomail": 0.5,
+                                                                                           "udriver": 1.0}
+    recs = [{"iteration": i, "success_rate": 0.5, "site_success": {"gomail": 0.1 * i, "udriver": 0.2}}
+            for i in range(3)]
+    titles = [t for t, _ in curves(recs)]
+    assert "success per site" in titles
+    assert "success per site" not in [t for t, _ in curves([{**r, "site_success": {"gomail": 0.1}} for r in recs])]

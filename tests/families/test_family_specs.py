@@ -128,3 +128,22 @@ def test_families_are_paid_their_progress_not_novelty_or_milestones():
     calc.reset()
     r_real = calc.compute_reward(o0, Click("1"), o1, real, False, False)
     assert {"valid_action", "new_state", "milestone/search_results"} <= set(r_real.parts)
+
+
+def test_one_kind_of_family_across_sites():
+    """``families/1@train``: every one-step family of every site (one kind of goal, one policy across sites);
+    ``SITE.*/5+``: a site's REAL-like ones; an unknown difficulty or an empty choice is named."""
+    from halo.sites.ports import site_urls
+
+    urls = site_urls()
+    one = resolve_family_spec("families/1@train:1", urls)
+    kinds = {get_family(t.family).steps for t in one}
+    assert kinds == {"1"} and len({t.site for t in one}) >= 6, sorted({t.site for t in one})
+    assert {t.family for t in one} == {f.name for f in all_families() if f.steps == "1"}
+    top = resolve_family_spec("gomail.*/5+@test:2", urls)
+    assert {t.family for t in top} == {f.name for f in all_families("gomail") if f.steps == "5+"} and len(top) >= 2
+    with pytest.raises(ConfigError, match="unknown difficulty '3'"):
+        resolve_family_spec("families/3@train", urls)
+    with pytest.raises(ConfigError, match="takes 1 steps"):
+        resolve_family_spec("gomail.send/1@train", urls)
+    assert is_family_spec("families/1@train")

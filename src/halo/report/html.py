@@ -74,12 +74,13 @@ def curves(records: list[dict[str, Any]], link: Any = None) -> list[tuple[str, s
         bands = [(r["iteration"], r[k0] - (r.get(band) or 0.0), r[k0] + (r.get(band) or 0.0)) for r in records
                  for k0 in keys if _num(r.get(k0))] if band else []
         out.append((title, line_chart(title, series, link, bands, yr)))
-    fams = sorted({f for r in records for f in (r.get("family_success") or {})})
-    if fams:
-        series = {f: [(r["iteration"], r["family_success"][f]) for r in records if f in (r.get("family_success") or {})]
-                  for f in fams}
-        out.append(("success per task family", line_chart("success per task family", series, link,
-                                                          y_range=(0.0, 1.0))))
+    for key, title in (("family_success", "success per task family"), ("site_success", "success per site")):
+        names = sorted({f for r in records for f in (r.get(key) or {})})
+        if key == "site_success" and len(names) < 2:
+            continue  # one site: the success curve above already is its curve
+        if names:
+            series = {f: [(r["iteration"], r[key][f]) for r in records if f in (r.get(key) or {})] for f in names}
+            out.append((title, line_chart(title, series, link, y_range=(0.0, 1.0))))
     return out
 
 

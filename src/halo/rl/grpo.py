@@ -153,6 +153,14 @@ def family_success(groups: Sequence[Sequence[Episode]]) -> dict[str, float]:
     return {f: round(statistics.fmean(v), 4) for f, v in sorted(by.items())}
 
 
+def site_success(groups: Sequence[Sequence[Episode]]) -> dict[str, float]:
+    """This iteration's success rate per site (every episode: one policy trained across sites shows each one)."""
+    by: dict[str, list[float]] = {}
+    for e in (e for g in groups for e in g if not e.errored):
+        by.setdefault(e.site or "?", []).append(float(e.success))
+    return {k: round(statistics.fmean(v), 4) for k, v in sorted(by.items())}
+
+
 class GRPOTrainer:
     """Drives iterations over ``tasks`` with a sampler ``policy`` and a ``learner``. ``sync`` (vLLM) is called with
     each saved adapter directory; ``run`` (a ``RunDir``) receives metrics, episodes and checkpoints."""
@@ -315,7 +323,7 @@ class GRPOTrainer:
                   "time_rollout": round(t_roll, 3), "time_update": round(t_upd, 3), "time_save": round(t_save, 3),
                   "time_sync": round(t_sync, 3),
                   "tasks": [g[0].task_id for g in groups if g], "refills": refills,
-                  "family_success": family_success(groups), "curriculum": self.sampler.state(),
+                  "family_success": family_success(groups), "site_success": site_success(groups), "curriculum": self.sampler.state(),
                   "errors": error_counts(groups), "error_examples": error_examples(groups)})
         if hasattr(self.learner, "set_progress"):
             m.update(lr=self.learner.lr, entropy_coef=self.learner.entropy_coef)

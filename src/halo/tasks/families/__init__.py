@@ -6,6 +6,8 @@ from one-step goals (open the email from X) to REAL-like ones (send X an email w
 - ``gomail.open`` or ``gomail.open@train``: the family's training instances; ``@test`` the held-out ones,
   ``@all`` both; ``gomail.open@test:20`` the first 20 of them;
 - ``gomail.*@train``: every family of a site; ``families@train``: every family;
+- ``families/1@train``: every one-step family of every site (``/2-4``, ``/5+``: the other difficulties; also after a
+  site: ``gomail.*/5+@train``), one kind of goal across sites;
 - ``gomail.open-17``: one instance.
 """
 
@@ -19,7 +21,9 @@ from halo.tasks.families.base import FAMILIES, Family, Finish, Instance
 from halo.tasks.types import Grade, Task, default_local_urls
 
 # the split and the count are taken as written, then checked (a bad one is named, not read as an unknown task)
-_SPEC = re.compile(r"^(?P<fam>families|[a-z]+\.(?:\*|[a-z0-9_]+))(?:@(?P<split>[^:]*))?(?::(?P<n>.*))?$")
+_SPEC = re.compile(r"^(?P<fam>families|[a-z]+\.(?:\*|[a-z0-9_]+))(?:/(?P<steps>[^@:]*))?(?:@(?P<split>[^:]*))?"
+                   r"(?::(?P<n>.*))?$")
+STEPS = ("1", "2-4", "5+")
 _ONE = re.compile(r"^(?P<fam>[a-z]+\.[a-z0-9_]+)-(?P<i>\d+)$")
 SPLITS = ("train", "test", "all")
 MAX_COUNT = 1_000_000  # of ``@split:N`` (the largest family has a few thousand instances)
@@ -86,7 +90,7 @@ def resolve_family_spec(ref: str, site_urls: dict[str, str] | None = None) -> li
     m = _SPEC.match(ref)
     if not m:
         raise ConfigError(f"{ref!r} is not a family spec; use e.g. gomail.open@train, gomail.*@test:20, "
-                          "families@train or gomail.open-17 (`halo tasks --families` lists them)")
+                          "families@train, families/1@train or gomail.open-17 (`halo tasks --families` lists them)")
     name, split, n = m.group("fam"), m.group("split"), m.group("n")
     if split is not None and split not in SPLITS:
         raise ConfigError(f"{ref!r}: unknown split {split!r}; a family's instances split into train and test "
@@ -107,6 +111,14 @@ def resolve_family_spec(ref: str, site_urls: dict[str, str] | None = None) -> li
             raise ConfigError(f"no task families on site {name[:-2]!r}; `halo tasks --families` lists them")
     else:
         fams = [get_family(name)]
+    steps = m.group("steps")
+    if steps is not None:
+        if steps not in STEPS:
+            raise ConfigError(f"{ref!r}: unknown difficulty {steps!r}; a family takes {', '.join(STEPS)} steps "
+                              f"(families/1@train: every one-step family)")
+        fams = [f for f in fams if f.steps == steps]
+        if not fams:
+            raise ConfigError(f"{ref!r}: no family of {name} takes {steps} steps; `halo tasks --families` lists them")
     limit = int(n) if n else None
     return [family_task(i, site_urls) for f in fams for i in f.instances(split, limit)]
 
