@@ -64,8 +64,10 @@ def test_wheel_has_configs_license_and_types(installed):
     r = _run([str(bin_dir / "python"), "-c", "import halo, pathlib, importlib.metadata as m; "
               "p = pathlib.Path(halo.__file__).parent; print(p); "
               "print(sorted(f.name for f in (p / 'configs').glob('*.yaml'))); print((p / 'py.typed').is_file()); "
-              "print(any('LICENSE' in str(f) for f in m.files('halo-agent')))"], work, env)
-    where, configs, typed, lic = r.stdout.split("\n")[:4]
+              "print(any('LICENSE' in str(f) for f in m.files('halo-agent'))); "
+              "print((p / 'sites' / 'hosted_tls' / 'cert.pem').is_file())"], work, env)
+    where, configs, typed, lic, tls = r.stdout.split("\n")[:5]
+    assert tls == "True"  # route_hosted's certificate ships with the sites
     assert str(ROOT) not in where and "site-packages" in where  # the wheel, not the checkout
     assert configs == "['demo.yaml', 'ladder.yaml', 'modes.yaml', 'rl_config.yaml']" and typed == "True" and lic == "True"
 

@@ -363,7 +363,7 @@ def build_app(spec: SiteSpec) -> Starlette:
             resp.set_cookie(store.cookie, s.sid, httponly=True, samesite="lax")
         return resp
 
-    app = Starlette(routes=routes, middleware=[Middleware(BodyLimit),
+    app = Starlette(routes=routes, middleware=[Middleware(OneLeadingSlash), Middleware(BodyLimit),
                                                Middleware(BaseHTTPMiddleware, dispatch=attach_session)])
     app.state.store = store
     app.state.spec = spec
@@ -387,6 +387,21 @@ def _session_full(request: Request, store: SessionStore, stored: int, more: int,
 
 class BodyTooLarge(Exception):
     pass
+
+
+class OneLeadingSlash:
+    """ASGI middleware: ``//finish`` is ``/finish``. agisdk joins a task's URL, which ends in ``/``, with ``/finish``
+    and ``/config``; REAL's hosted sites serve the doubled slash as the single one, and so does REAL-local."""
+
+    def __init__(self, app: Any):
+        self.app = app
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] == "http" and scope.get("path", "").startswith("//"):
+            path = "/" + scope["path"].lstrip("/")
+            raw = scope.get("raw_path")
+            scope = {**scope, "path": path, "raw_path": b"/" + raw.lstrip(b"/") if raw else raw}
+        await self.app(scope, receive, send)
 
 
 class BodyLimit:
