@@ -32,7 +32,8 @@ def test_every_site_has_families_of_every_difficulty_with_hundreds_of_instances_
         assert test and len(test) < f.size, f"{f.name}: {len(test)} test of {f.size}"
         steps = {"1", "2-4", "5+"}
         assert f.steps in steps, f.name
-    assert set(FIRST_FOUR) | {"dashdish", "udriver", "opendining", "staynb", "marrisuite"} <= set(by_site)
+    assert set(FIRST_FOUR) | {"dashdish", "udriver", "opendining", "staynb", "marrisuite",
+                            "topwork"} <= set(by_site)
     for site, fams in by_site.items():
         steps = [f.steps for f in fams]
         if site in FIRST_FOUR:

@@ -42,6 +42,7 @@ def _load() -> None:
             omnizon,
             opendining,
             staynb,
+            topwork,
             udriver,
             zilloft,
         )
