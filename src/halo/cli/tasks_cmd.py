@@ -1,4 +1,5 @@
-"""`halo tasks`: REAL's tasks by site and version, and the task families to train on (``--families``)."""
+"""`halo tasks`: REAL's tasks by site and version, the task families to train on (``--families``), and REAL's graders
+known to pass loosely, be strict, contradict their goal or fail on the hosted site (``--known-issues``)."""
 
 from __future__ import annotations
 
@@ -18,12 +19,19 @@ def register(app: typer.Typer) -> None:
         goals: bool = typer.Option(False, "--goals", help="list every task with its goal"),
         families: bool = typer.Option(False, "--families", help="list the task families (training tasks on "
                                       "REAL-local; select them with specs like gomail.open@train)"),
+        known_issues: bool = typer.Option(False, "--known-issues", help="one line per task whose REAL grader is "
+                                          "loose, strict, contradicts its goal, is empty, hard-codes a date or "
+                                          "met a hosted-site bug (v1 and v2; --site filters; "
+                                          "src/halo/sites/known_issues.yaml has the details)"),
     ) -> None:
         """List REAL tasks (default: v2), counted by site, or one per line with --goals; --families lists the task
-        families instead (with --goals, a sample goal of each)."""
+        families instead (with --goals, a sample goal of each); --known-issues REAL's graders with known problems."""
         from halo.tasks.real import list_tasks
         from halo.tasks.types import UNGRADABLE
 
+        if known_issues:
+            _known_issues(site)
+            return
         console = Console()
         if families:
             _families(console, site, goals)
@@ -53,6 +61,26 @@ def register(app: typer.Typer) -> None:
             for (v, s), n in sorted(counts.items()):
                 t.add_row(v, s, str(n))
         console.print(t)
+
+
+def _known_issues(site: str | None) -> None:
+    """``v2.staynb-13  strict  <what the script checks>``: plain lines, for people and for grep/awk alike."""
+    from halo.sites.known_issues import KnownIssuesError, load
+
+    try:
+        issues = load()
+    except KnownIssuesError as e:
+        Console(stderr=True).print(f"[red]error:[/red] {e}", highlight=False, markup=True)
+        raise typer.Exit(2) from None
+    if site:
+        issues = [i for i in issues if i.task.rsplit("-", 1)[0] == site]
+        if not issues:
+            Console(stderr=True).print(f"[red]error:[/red] no known grader issues on site {site!r}", highlight=False)
+            raise typer.Exit(2)
+    wid = max(len(i.id) for i in issues)
+    wkind = max(len("+".join(i.kinds)) for i in issues)
+    for i in issues:
+        typer.echo(f"{i.id:<{wid}}  {'+'.join(i.kinds):<{wkind}}  {i.short}")
 
 
 def _families(console: Console, site: str | None, goals: bool) -> None:
