@@ -161,6 +161,20 @@ def test_search_filters_and_price_formats(urls):
         assert ep.finish()["initialfinaldiff"]["updated"]["filters"]["maxPrice"] == 1100000  # kept
 
 
+def test_an_inverted_range_is_refused_with_what_to_change(urls):
+    """Before: a minimum price above the maximum was applied and the page said "0 results". Now it is refused with
+    what to change, and the filters keep their last good range (so does a square-feet range)."""
+    with HttpEpisode(urls["zilloft"], "v2.zilloft-6") as ep:
+        search(ep, "Sacramento", minPrice="500000", maxPrice="900000")
+        page = search(ep, "Sacramento", minPrice="1200000", maxPrice="900000")
+        assert "The minimum price ($1,200,000) is above the maximum ($900,000)" in page
+        assert "5320 Carlson Dr" in page  # the last good range's results, not none
+        f = ep.finish()["initialfinaldiff"]["updated"]["filters"]
+        assert f["minPrice"] == 500000 and f["maxPrice"] == 900000
+        assert "The minimum size (3,000) is above the maximum (1,000)" in search(ep, "Sacramento", minSqft="3000",
+                                                                                  maxSqft="1000")
+
+
 def test_save_home_toggles(urls):
     with HttpEpisode(urls["zilloft"], "v2.zilloft-9") as ep:
         assert ep.client.post("/api/saved-homes", json={"homeId": "90801"}).json()["saved"] is True

@@ -149,6 +149,17 @@ async def search_page(request: Request) -> Response:
             except st.RequestError as e:
                 errors.append(str(e))
                 raw[key] = q.get(key)
+    # a range whose minimum is above its maximum matches nothing: refused with what to change, as Zillow refuses
+    # it, rather than applied as "0 results"; the filters keep their last good values
+    for lo_key, hi_key, what, unit in (("minPrice", "maxPrice", "price", "$"), ("minSqft", "maxSqft", "size", "")):
+        lo, hi = new.get(lo_key, cur[lo_key]), new.get(hi_key, cur[hi_key])
+        if not reset and lo is not None and hi is not None and lo > hi:
+            errors.append(f"The minimum {what} ({unit}{lo:,}) is above the maximum ({unit}{hi:,}). Lower the minimum "
+                          f"or raise the maximum.")
+            for key in (lo_key, hi_key):
+                if key in new:
+                    raw[key] = q.get(key)
+                    del new[key]
     # bedrooms and bathrooms: "3+" is a minimum; with "Use exact match" ticked the maximum is the same number
     for key, top, options, conv, exact in (("minBeds", "maxBeds", _BEDS, int, "bedsExact"),
                                            ("minBaths", "maxBaths", _BATHS, float, "bathsExact")):
