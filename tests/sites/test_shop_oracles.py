@@ -139,3 +139,36 @@ async def test_an_empty_tour_form_says_what_to_fill_in(run_episode):
 
     res, _ = await run_episode("v2.zilloft-9", empty)
     assert res.info.grade.finish_state["differences"]["requestTours"]["added"] == {}
+
+
+@pytest.mark.browser
+async def test_zilloft_filter_ticks_apply_in_place_and_none_is_lost(site_urls):
+    """Two Home Type ticks in a row, the second while the first is in flight: both apply, the open panel is the same
+    element throughout (before: each tick reloaded the page and reopened the panel, and a tick could fall into the
+    swap), the results and the URL follow the last tick, and /finish records both."""
+    from playwright.async_api import async_playwright
+
+    from halo.env.browser import find_chromium
+
+    base = _urls(site_urls, "zilloft")["zilloft"]
+    exe, _ = find_chromium()
+    async with async_playwright() as pw:
+        browser = await pw.chromium.launch(executable_path=exe, headless=True)
+        page = await browser.new_page()
+        await page.goto(f"{base}/config?run_id=0&task_id=v2.zilloft-6&latency=0")
+        await page.goto(f"{base}/search?searchQuery=Sacramento")
+        await page.click("button[data-dd=type]")
+        await page.evaluate("document.getElementById('dd-type').__mark = 1")
+        boxes = page.locator("#dd-type input[type=checkbox]")
+        await boxes.nth(0).check()
+        await boxes.nth(1).check()  # no wait: the first tick's request is still in flight
+        await page.wait_for_load_state("networkidle")
+        assert await page.evaluate("document.getElementById('dd-type').__mark") == 1  # the same panel, still open
+        assert await page.is_visible("#dd-type")
+        picked = await page.evaluate("[...document.querySelectorAll('#dd-type input:checked')].map(b => b.value)")
+        assert len(picked) == 2
+        assert all(f"homeType={v}" in page.url for v in picked), page.url
+        state = await (await page.request.get(f"{base}/finish.json")).json()
+        added = state["initialfinaldiff"]["added"]["filters"]["homeTypes"]  # deep-object-diff: index -> value
+        assert sorted(added.values()) == sorted(picked), added
+        await browser.close()

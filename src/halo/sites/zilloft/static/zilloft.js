@@ -56,7 +56,8 @@
   });
   // the search page's filters are dropdowns, as on Zillow (Price, Beds & Baths, Home Type, More): a button opens
   // its panel (closing any other), Escape or a click elsewhere closes it; a radio button or checkbox applies at
-  // once and the page comes back with the same panel open (the form's "open" field), typed prices on Apply/Enter
+  // once and in place, as Zillow's do: the results, the map, the buttons' labels and the URL change while the open
+  // panel stays as it is (no new page under the pointer: a second tick is never lost); typed prices on Apply/Enter
   var filters = document.getElementById('filters');
   if (filters) {
     var panels = filters.querySelectorAll('[data-dd]');
@@ -95,7 +96,38 @@
       if ((e.target.name === 'bedsExact' || e.target.name === 'bathsExact') && !relabel(e.target)) return;
       var dd = e.target.closest('.dd-panel');
       filters.elements.open.value = dd ? dd.id.replace('dd-', '') : '';
-      filters.requestSubmit();
+      update();
     });
+    // one request at a time, the latest form wins; an XMLHttpRequest whose load handler swaps the results, so an
+    // observer that waits for the page's requests (HALO's env) sees the new results once it is over
+    var busy = false, again = false;
+    function update() {
+      if (busy) { again = true; return; }
+      busy = true;
+      var url = filters.action + '?' + new URLSearchParams(new FormData(filters)).toString();
+      var x = new XMLHttpRequest();
+      x.open('GET', url);
+      x.onload = function () {
+        var doc = new DOMParser().parseFromString(x.responseText, 'text/html');
+        var mine = document.querySelector('.split'), theirs = doc.querySelector('.split');
+        if (x.status !== 200 || !mine || !theirs || again) return;
+        mine.replaceWith(document.adoptNode(theirs));
+        var alert = document.querySelector('main > .alert, body > .alert, .alert[role=alert]');
+        var news = doc.querySelector('.alert[role=alert]');
+        if (alert && !alert.closest('form')) alert.remove();
+        if (news) document.querySelector('.split').before(document.adoptNode(news));
+        panels.forEach(function (btn) {
+          var nb = doc.querySelector('[data-dd="' + btn.dataset.dd + '"]');
+          if (!nb) return;
+          btn.className = nb.className;
+          btn.setAttribute('aria-label', nb.getAttribute('aria-label'));
+          btn.firstChild.nodeValue = nb.firstChild.nodeValue;
+        });
+        document.title = doc.title;
+        history.replaceState(null, '', x.responseURL || url);  // the router's own entries stay as they are
+      };
+      x.onloadend = function () { busy = false; if (again) { again = false; update(); } };
+      x.send();
+    }
   }
 })();
