@@ -39,7 +39,8 @@ def post(ep: HttpEpisode, text: str) -> str:
     assert ep.client.get("/post/new").status_code == 200
     r = ep.client.post("/post/new", data={"text": text})
     assert r.status_code == 200 and "Post successful" in r.text, r.text[:400]
-    return r.url.path.rsplit("/", 1)[1]
+    assert r.url.path == "/feed", r.url  # LinkedIn stays on the feed, its notice links to the new post
+    return r.url.params["view"]
 
 
 def send_post(ep: HttpEpisode, pid: str, to: list[str], note: str = "") -> None:

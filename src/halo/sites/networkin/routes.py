@@ -1,9 +1,12 @@
 """NetworkIn's pages: the feed (``/``, ``/feed``) with posts to like, comment on and send to connections, a post
-composer (``/post/new``); search (``/search/results/{all,people,companies,events}?keywords=..``, people filtered by
+composer (``/post/new``: the feed behind an open "Create a post" dialog; posting stays on the feed); search (``/search/results/{all,people,companies,events}?keywords=..``, people filtered by
 degree and location); member profiles (``/in/<id>``) with Connect (an invitation, with or without a note: accepted
 at once) or Message; My Network (invitations to accept or ignore, people you may know, pages to follow, your
 connections); company pages (``/company/<id>``) to follow; events (``/events``, ``/events/<id>``) to attend;
 messaging (``/messaging``, ``/messaging/thread/<id>``). Every form posts, then a 303 to the page that shows the result.
+The invitation (``/in/<id>/connect``) and "Send post" (``/feed/update/<id>/send``) are dialogs over the profile and
+the post, as LinkedIn's are (``static/networkin.js`` opens them modal). Profile photos and logos (``media``) at
+``/avatars/<id>-<size>.jpg`` and ``/logos/<key>-<size>.jpg``.
 """
 
 from __future__ import annotations
@@ -15,11 +18,13 @@ from urllib.parse import parse_qs, urlencode
 
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 from markupsafe import Markup
+from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, RedirectResponse, Response
 from starlette.routing import Route
 
 from halo.sites.core import read_form, session_of
+from halo.sites.networkin import media
 from halo.sites.networkin import state as st
 from halo.sites.networkin.directory import (
     BY_ID,
@@ -43,7 +48,9 @@ _env = Environment(loader=FileSystemLoader(HERE / "templates"), autoescape=selec
                    trim_blocks=True, lstrip_blocks=True)
 _env.globals.update(css=Markup((HERE / "static" / "networkin.css").read_text()), me=USER, by_id=BY_ID,
                     company_by_id=COMPANY_BY_ID, event_by_id=EVENT_BY_ID, today=st.TODAY, max_note=st.MAX_NOTE,
-                    locations=LOCATIONS)
+                    locations=LOCATIONS, org_key=media.org_key, school=media.school)
+_icons = _env.get_template("_icons.html").module
+_env.globals.update(icon=_icons.icon, pic=_icons.pic)
 
 
 def _ago(time: str) -> str:
@@ -55,6 +62,7 @@ def _ago(time: str) -> str:
 
 
 _env.filters["ago"] = _ago
+_env.filters["longdate"] = lambda d: dt.date.fromisoformat(d).strftime("%a, %b %-d, %Y")
 
 
 def _line(v: Any) -> str:
@@ -70,7 +78,7 @@ def _page(request: Request, template: str, status: int = 200, **ctx: Any) -> HTM
     with s.lock:
         state = s.state
         if request.method == "GET" and status == 200:  # the router follows the pages shown, as REAL's clones' do
-            query = [(k, v) for k, v in request.query_params.multi_items() if k != "notice"]
+            query = [(k, v) for k, v in request.query_params.multi_items() if k not in ("notice", "view")]
             state["router"]["location"] = {"pathname": request.url.path,
                                            "search": f"?{urlencode(query)}" if query else ""}
         rooms = state["ui"]["messaging"]["chatroomData"]
@@ -81,6 +89,8 @@ def _page(request: Request, template: str, status: int = 200, **ctx: Any) -> HTM
         ctx.setdefault("pending", {k for k, v in state["invitations"]["received"].items() if v["status"] == "pending"})
         ctx.setdefault("n_connections", len(state["contactList"]))
         ctx.setdefault("notice", _line(request.query_params.get("notice")))
+        view = request.query_params.get("view", "")
+        ctx.setdefault("view_post", view if view in state["ui"]["feed"]["postDynamicData"] else "")
         ctx.setdefault("keywords", "")
         body = _env.get_template(template).render(path=request.url.path, **ctx)
     return HTMLResponse(body, status_code=status)
@@ -90,9 +100,9 @@ def _error(request: Request, status: int, headline: str, message: str) -> HTMLRe
     return _page(request, "error.html", status=status, headline=headline, message=message)
 
 
-def _back(path: str, notice: str) -> RedirectResponse:
+def _back(path: str, notice: str, **more: str) -> RedirectResponse:
     sep = "&" if "?" in path else "?"
-    return RedirectResponse(f"{path}{sep}{urlencode({'notice': notice})}", status_code=303)
+    return RedirectResponse(f"{path}{sep}{urlencode({'notice': notice, **more})}", status_code=303)
 
 
 def _next(form: dict[str, str], default: str) -> str:
@@ -132,29 +142,34 @@ POPULAR = sorted(COMPANIES, key=lambda c: -c.followers)  # pages to follow, most
 
 
 # ---------------------------------------------------------------- feed and posts
-async def feed(request: Request) -> Response:
+def _feed(request: Request, status: int = 200, **ctx: Any) -> HTMLResponse:
+    """The feed; with ``compose=True``, behind the open "Create a post" dialog."""
     s = session_of(request)
     with s.lock:
         posts = _sorted_posts(s.state)
-    return _page(request, "feed.html", posts=posts, companies=POPULAR[:6])
+    return _page(request, "feed.html", status=status, posts=posts, companies=POPULAR[:6], **ctx)
+
+
+async def feed(request: Request) -> Response:
+    return _feed(request)
 
 
 async def new_post_form(request: Request) -> Response:
-    return _page(request, "compose.html", text="", why="")
+    return _feed(request, compose=True, text="", why="")
 
 
 async def new_post(request: Request) -> Response:
     form = await read_form(request, st.MAX_POST)
     text = _text(form.get("text"), st.MAX_POST)
     if not text:
-        return _page(request, "compose.html", status=400, text="", why="Write something to post.")
+        return _feed(request, status=400, compose=True, text="", why="Write something to post.")
     s = session_of(request)
     with s.lock:
         posts = s.state["ui"]["feed"]["postDynamicData"]
         pid = f"post-{1 + max(int(k.split('-')[1]) for k in posts)}"
         posts[pid] = {"id": pid, "type": "self-post", "authorId": ME, "author": st.author(ME), "description": text,
                       "time": _now(s.state), "likes": 0, "liked": False, "comments": []}
-    return _back(f"/feed/update/{pid}", "Post successful")
+    return _back("/feed", "Post successful", view=pid)  # LinkedIn stays on the feed: "Post successful. View post"
 
 
 def _get_post(request: Request) -> dict | None:
@@ -168,7 +183,7 @@ async def post_page(request: Request) -> Response:
     p = _get_post(request)
     if p is None:
         return _error(request, 404, "Post not found", "This post was removed or never existed. Go back to your feed.")
-    return _page(request, "post.html", p=p)
+    return _page(request, "post.html", p=p, sending=False)
 
 
 async def like(request: Request) -> Response:
@@ -205,7 +220,7 @@ async def send_post_form(request: Request) -> Response:
     s = session_of(request)
     with s.lock:
         contacts = [BY_ID[m] for m in s.state["contactList"]]
-    return _page(request, "send.html", p=p, contacts=contacts)
+    return _page(request, "post.html", p=p, contacts=contacts, sending=True)
 
 
 async def send_post(request: Request) -> Response:
@@ -268,20 +283,25 @@ async def profile(request: Request) -> Response:
     m = BY_ID.get(mid)
     if m is None:
         return _error(request, 404, "This page doesn't exist", "Check the address, or search for the person by name.")
+    return _profile(request, m)
+
+
+def _profile(request: Request, m: Any, status: int = 200, **ctx: Any) -> HTMLResponse:
+    """Member ``m``'s profile; with ``connect=True``, behind the open invitation dialog."""
     s = session_of(request)
     with s.lock:
-        inv = dict(s.state["invitations"]["received"].get(mid) or {})
+        inv = dict(s.state["invitations"]["received"].get(m.id) or {})
     also = sorted((o for o in BY_ID.values() if o.id != m.id),
                   key=lambda o: (not (m.company and o.company == m.company), o.location != m.location,
                                  o.industry != m.industry))[:4]
-    return _page(request, "profile.html", m=m, invitation=inv, also=also)
+    return _page(request, "profile.html", status=status, m=m, invitation=inv, also=also, **ctx)
 
 
 async def connect_form(request: Request) -> Response:
     m = BY_ID.get(request.path_params["mid"])
     if m is None:
         return _error(request, 404, "This page doesn't exist", "Search for the person by name.")
-    return _page(request, "connect.html", m=m, note="", why="")
+    return _profile(request, m, connect=True, note="", why="")
 
 
 async def connect(request: Request) -> Response:
@@ -292,11 +312,11 @@ async def connect(request: Request) -> Response:
     note = _text(form.get("note"), 2 * st.MAX_NOTE)
     with_note = form.get("action") != "plain"
     if with_note and not note:
-        return _page(request, "connect.html", status=400, m=m, note="",
-                     why="Write a note, or choose Send without a note.")
+        return _profile(request, m, status=400, connect=True, note="",
+                        why="Write a note, or choose Send without a note.")
     if with_note and len(note) > st.MAX_NOTE:
-        return _page(request, "connect.html", status=400, m=m, note=note,
-                     why=f"A note can be at most {st.MAX_NOTE} characters.")
+        return _profile(request, m, status=400, connect=True, note=note,
+                        why=f"A note can be at most {st.MAX_NOTE} characters.")
     s = session_of(request)
     with s.lock:
         state = s.state
@@ -461,6 +481,25 @@ async def send_message(request: Request) -> Response:
     return _back(f"/messaging/thread/{mid}", "Message sent")
 
 
+_IMMUTABLE = {"Cache-Control": "public, max-age=604800, immutable"}
+
+
+async def avatar(request: Request) -> Response:
+    """``/avatars/<member id>-<xs|s|m|l|xl>.jpg``: a profile photo, drawn once (off the event loop) and cached."""
+    data = await run_in_threadpool(media.avatar, request.path_params["pid"], request.path_params["size"])
+    if data is None:
+        return Response("No such photo.", status_code=404, media_type="text/plain")
+    return Response(data, media_type=media.CONTENT_TYPE, headers=_IMMUTABLE)
+
+
+async def logo(request: Request) -> Response:
+    """``/logos/<company id or organisation slug>-<s|m|l>.jpg``: a logo."""
+    data = await run_in_threadpool(media.logo, request.path_params["key"], request.path_params["size"])
+    if data is None:
+        return Response("No such logo.", status_code=404, media_type="text/plain")
+    return Response(data, media_type=media.CONTENT_TYPE, headers=_IMMUTABLE)
+
+
 ROUTES = [
     Route("/", feed),
     Route("/feed", feed),
@@ -487,4 +526,6 @@ ROUTES = [
     Route("/messaging/new", new_message),
     Route("/messaging/thread/{mid}", thread, methods=["GET"]),
     Route("/messaging/thread/{mid}", send_message, methods=["POST"]),
+    Route("/avatars/{pid}-{size}.jpg", avatar),
+    Route("/logos/{key}-{size}.jpg", logo),
 ]
