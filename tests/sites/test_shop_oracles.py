@@ -129,7 +129,7 @@ async def test_an_empty_tour_form_says_what_to_fill_in(run_episode):
         await d.click("link", BY_ID["90801"].full_address, exact=True)
         await d.click("button", "Request a tour", exact=True)
         await d.click("button", "Request this time", exact=True)
-        said = "Could not request the tour: choose a date and a time; name, email and phone are required"
+        said = "Could not request the tour: choose a date and a time, and fill in your name, email and phone."
         for _ in range(8):  # the form posts with fetch: its answer may come after the click's observation
             if d.sees(said):
                 break

@@ -193,7 +193,7 @@ def test_save_home_toggles(urls):
     ("/api/tour-requests", {"homeId": "90801", "date": "2024-07-19", "time": "9:00 AM", "name": "A",
                             "email": "not-an-email", "phone": "555-123-4567", "message": "x"}, "not an email"),
     ("/api/contact-agent", {"homeId": "90801", "date": "2024-07-19", "time": "9:00 AM", **ME, "name": "",
-                            "message": "x"}, "name is required"),
+                            "message": "x"}, "fill in your name"),
     ("/api/contact-agent", [1, 2], "JSON object"),
     ("/api/saved-homes", {"homeId": 5}, "no home"),
 ])
@@ -298,9 +298,9 @@ def test_popular_searches_are_a_real_sites_list_not_the_task_regions(urls):
 
 
 @pytest.mark.parametrize("path, body, says", [
-    ("/api/tour-requests", {}, "choose a date and a time; name, email, phone and message are required"),
-    ("/api/tour-requests", {"date": "2024-07-19", "message": "x", **ME}, "choose a time and send again"),
-    ("/api/contact-agent", {"date": "", "time": "9:00 AM", "message": " ", **ME}, "choose a date; message is required"),
+    ("/api/tour-requests", {}, "tour: choose a date and a time, and fill in your name, email, phone and message."),
+    ("/api/tour-requests", {"date": "2024-07-19", "message": "x", **ME}, "tour: choose a time."),
+    ("/api/contact-agent", {"date": "", "time": "9:00 AM", "message": " ", **ME}, "agent: choose a date, and fill in your message."),
 ])
 def test_an_incomplete_request_form_names_what_is_missing(urls, path, body, says):
     with HttpEpisode(urls["zilloft"], "v2.zilloft-9") as ep:

@@ -89,7 +89,7 @@ def _text(body: dict[str, Any], key: str, required: bool = True) -> str:
         raise RequestError(f"{key} must be text, got {type(v).__name__}")
     v = v.strip()
     if required and not v:
-        raise RequestError(f"{key} is required: fill in your {key} and send again")
+        raise RequestError(f"fill in your {key}")
     if len(v) > MAX_TEXT:
         raise RequestError(f"{key} is too long ({len(v)} characters; at most {MAX_TEXT})")
     return v
@@ -122,9 +122,9 @@ def check_complete(body: dict[str, Any], fields: tuple[str, ...] = ("date", "tim
     if pick:
         parts.append(f"choose {_and(pick)}")
     if fill:
-        parts.append(f"{_and(fill)} {'is' if len(fill) == 1 else 'are'} required: fill in your {_and(fill)}")
-    if parts:
-        raise RequestError("; ".join(parts) + " and send again")
+        parts.append(f"fill in your {_and(fill)}")
+    if parts:  # "choose a date and a time, and fill in your name, email and phone", as a form says it
+        raise RequestError(", and ".join(parts))
 
 
 def _date_time(body: dict[str, Any]) -> tuple[str, str]:
