@@ -36,7 +36,7 @@ def family_site_urls() -> Any:
     from halo.sites.server import SitesServer
 
     server = SitesServer(_importable(("gomail", "gocalendar", "omnizon", "zilloft", "dashdish", "udriver",
-                                      "opendining", "staynb", "marrisuite", "topwork")))
+                                      "opendining", "staynb", "marrisuite", "topwork", "networkin")))
     server.start()
     yield dict(server.urls)
     server.stop()

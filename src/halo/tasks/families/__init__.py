@@ -39,6 +39,7 @@ def _load() -> None:
             gocalendar,
             gomail,
             marrisuite,
+            networkin,
             omnizon,
             opendining,
             staynb,
