@@ -58,9 +58,55 @@ async def episode(task_id: str, oracle, message: str, slow_mo: int) -> dict:
     """One episode through agisdk's env (``oracle`` None: the no-op), graded by agisdk."""
     import mail_calendar_bench as mcb
 
+    class Found(tuple):
+        """``(bid, properties)`` as GymDriver's callers read it, and ``.id``/``.bbox``/``.value`` as HALO's
+        Element (the GoCalendar oracles read a box and a field's value)."""
+
+        @property
+        def id(self):
+            return self[0]
+
+        @property
+        def bbox(self):
+            return self[1].get("bbox")
+
+        @property
+        def value(self):
+            for n in self_obs["axtree_object"]["nodes"]:
+                if n.get("browsergym_id") == self[0]:
+                    return str(n.get("value", {}).get("value", ""))
+            return ""
+
+    self_obs: dict = {}
+
+    class Obs(dict):
+        viewport = (1280, 720)  # agisdk's default viewport, which make_env keeps
+
     class Driver(mcb.GymDriver):
+        @property
+        def obs(self):
+            return self._obs
+
+        @obs.setter
+        def obs(self, o):
+            self._obs = Obs(o)
+            self_obs.clear()
+            self_obs.update(o)
+
+        def find(self, role, name, exact=False, nth=0):
+            return Found(super().find(role, name, exact=exact, nth=nth))
+
         async def select(self, role, name, option, **kw):
             await self._step(f'select_option("{self.find(role, name, **kw)[0]}", {json.dumps(option)})')
+
+        async def step(self, action):
+            """HALO's coordinate click (0..1000 relative) as agisdk's mouse_click in pixels."""
+            from halo.env.actions import LeftClick, to_pixels
+
+            if not isinstance(action, LeftClick):
+                raise NotImplementedError(f"{type(action).__name__} through agisdk's env")
+            x, y = to_pixels(action.x, action.y, *Obs.viewport)
+            await self._step(f"mouse_click({x:.1f}, {y:.1f})")
 
     loop = asyncio.get_running_loop()
     t = time.perf_counter()
