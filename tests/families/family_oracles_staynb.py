@@ -45,6 +45,7 @@ async def save(d, p):
     x = BY_ID[p["listing"]]
     await search_bar(d, x.destination)
     await d.click("button", f"Save {x.title} to wishlist", exact=True)
+    await d.click("button", "Favorites", exact=True)  # the heart asks which wishlist, as Airbnb's does
 
 
 async def search(d, p, filters: bool = True):

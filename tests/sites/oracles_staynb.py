@@ -56,6 +56,7 @@ ORACLES: dict[str, list[Step]] = {
                  say("Places in Paris with wifi, parking and AC for 3 adults, October 15 to 19.")],
     "staynb-6": [*search("Cape Town", "2024-10-01", "2024-10-06", Adults=4), *filters("Wifi", bedrooms=2, beds=2),
                  click("button", "Save Charming apartment in Cape Town to wishlist"),
+                 click("button", "Favorites"),  # the heart asks which wishlist, as Airbnb's does
                  say("I saved the Charming apartment in Cape Town (3 bedrooms, 4 beds, wifi) to your wishlist.")],
     "staynb-9": [*search("near me", "2024-07-18"), *filters("Pool", "Wifi", "Free parking", "Air conditioning"),
                  say("Places near you tonight with a pool, wifi, free parking and AC.")],

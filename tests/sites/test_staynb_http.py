@@ -190,7 +190,7 @@ def test_wishlist_share_and_reserve(urls):
     with HttpEpisode(urls["staynb"], "staynb-14") as ep:
         c = ep.client
         r = c.post(f"/book/{x.id}/start")
-        assert r.status_code == 400 and "add dates" in r.text
+        assert r.status_code == 400 and "Add dates" in r.text
         show(ep, "Rome, Italy", "2025-01-03", "2025-01-05", adults=2)
         save(ep, x.id)
         assert "Saved" in c.get(f"/rooms/{x.id}").text

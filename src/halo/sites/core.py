@@ -50,8 +50,9 @@ MAX_SESSIONS = 512  # oldest sessions are dropped past this (a long training run
 MAX_BODY_BYTES = 1 << 20  # request bodies beyond this get 413
 MAX_SESSION_BYTES = 256 << 10  # what one session may store past its seed (an episode stores a few KB)
 _NEAR_LIMIT = 64 << 10  # this close to the bound, every request is checked (and rolled back past it)
-_READ_ONLY = ("/finish", "/finish.json", "/__halo/state_key", "/_spa/router.js")
+_READ_ONLY = ("/finish", "/finish.json", "/__halo/state_key", "/_spa/router.js", "/_spa/rangepicker.js")
 ROUTER_JS = (Path(__file__).parent / "router.js").read_bytes()  # every page's client-side navigation (router.js)
+RANGEPICKER_JS = (Path(__file__).parent / "rangepicker.js").read_bytes()  # the check-in / check-out calendar
 _TASK_ID = re.compile(r"^(v\d+\.)?(?P<site>[a-z]+)(\.[a-z0-9_]+)?-\d+$")  # REAL's, or a task family's
 
 
@@ -318,8 +319,12 @@ def build_app(spec: SiteSpec) -> Starlette:
     async def router(request: Request) -> Response:
         return Response(router_js, media_type="text/javascript", headers={"Cache-Control": "max-age=86400"})
 
+    async def rangepicker(request: Request) -> Response:
+        return Response(RANGEPICKER_JS, media_type="text/javascript", headers={"Cache-Control": "max-age=86400"})
+
     routes: list[BaseRoute] = [
         Route("/__halo/state_key", state_key), Route("/__halo/fork", fork), Route("/_spa/router.js", router),
+        Route("/_spa/rangepicker.js", rangepicker),
         Route("/config", config), Route("/finish", finish), Route("/finish.json", finish_json),
         Route("/submit", submit, methods=["GET", "POST"]), *spec.routes,
     ]

@@ -128,14 +128,14 @@ def fmt_time(minutes: int) -> str:
 
 
 def parse_time(text: str) -> int:
-    """'3:00 PM' -> 900. Raises ValueError with the accepted format."""
+    """'3:00 PM' -> 900. Raises ValueError when it is not a half-hour time."""
     try:
         hm, ampm = text.strip().upper().split()
         h, m = (int(x) for x in hm.split(":"))
         if ampm not in ("AM", "PM") or not (1 <= h <= 12 and m in (0, 30)):
             raise ValueError
     except ValueError:
-        raise ValueError(f"time must look like 7:00 PM or 7:30 PM, got {text!r}") from None
+        raise ValueError(f"Choose a time from the list ({text!r} is not one)") from None
     return (h % 12 + (12 if ampm == "PM" else 0)) * 60 + m
 
 

@@ -1,7 +1,9 @@
 """OpenDining's pages: server-rendered search (term, cuisine, neighborhood, rating, date, time, party size),
 restaurant pages with reviews and time slots, the reservation form (contact details, occasion, request), the
 confirmation, "notify me" for a fully booked slot, and the user's reservations. Every change is an HTML form
-post followed by a 303."""
+post followed by a 303. Photos (``media``) at ``/photos/<restaurant id>/<n>-<size>.jpg`` and reviewers' portraits at
+``/photos/diner/<n>.jpg``. Date fields open a calendar on today's month (``static/opendining.js``) and also take a
+typed date; the forms send YYYY-MM-DD."""
 
 from __future__ import annotations
 
@@ -12,11 +14,13 @@ from urllib.parse import urlencode
 
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 from markupsafe import Markup
+from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, RedirectResponse, Response
 from starlette.routing import Route
 
 from halo.sites.core import read_form, session_of
+from halo.sites.opendining import media
 from halo.sites.opendining import state as st
 from halo.sites.opendining.restaurants import (
     ALL_TIMES,
@@ -38,7 +42,11 @@ _env = Environment(loader=FileSystemLoader(HERE / "templates"), autoescape=selec
                    trim_blocks=True, lstrip_blocks=True)
 _env.globals.update(css=Markup((HERE / "static" / "opendining.css").read_text()), cuisines=CUISINES,
                     neighborhoods=NEIGHBORHOODS, times=ALL_TIMES, occasions=OCCASIONS, ratings=RATINGS,
-                    urlencode=urlencode, today=st.TODAY)
+                    urlencode=urlencode, today=st.TODAY, photo=media.url, captions=media.captions,
+                    reviewer=lambda who: _REVIEWER_N.get(who, 0))
+_env.filters["display"] = lambda iso: f"{dt.date.fromisoformat(str(iso)[:10]):%b %-d, %Y}"
+_REVIEWER_N = {who: i for i, who in enumerate(sorted({w for r in RESTAURANTS for w, _, _ in r.reviews}))}
+_IMMUTABLE = {"Cache-Control": "public, max-age=604800, immutable"}
 
 
 def _page(request: Request, template: str, status: int = 200, track: bool = True, **ctx: Any) -> HTMLResponse:
@@ -86,7 +94,7 @@ async def search_page(request: Request) -> Response:
         return _error(request, 400, "Unknown neighborhood", f"OpenDining has no neighborhood {location!r}; pick "
                                                             f"one from the list.")
     if rating not in dict(RATINGS):
-        return _error(request, 400, "Unknown rating filter", f"rating must be one of 3, 4 or 4.5, not {rating!r}.")
+        return _error(request, 400, "Unknown rating filter", f"Choose a rating from the list ({rating!r} is not one).")
     try:
         d, time, party = _when(q, sq)
     except st.BookingError as e:
@@ -161,7 +169,7 @@ async def booking_post(request: Request) -> Response:
             err = str(e)
     if err:
         return _page(request, "booking.html", status=400, track=False, r=r, when=d, time=time, party=party,
-                     form=f, error=f"We couldn't complete your reservation: {err}.")
+                     form=f, error=f"{err}.")
     return RedirectResponse(f"/reservations/{n}", status_code=303)
 
 
@@ -204,9 +212,24 @@ async def reservations_page(request: Request) -> Response:
     return _page(request, "reservations.html", rows=rows, notes=notes)
 
 
+async def photo(request: Request) -> Response:
+    """A restaurant's photo or a reviewer's portrait: drawn once (off the event loop) and cached."""
+    rid, key = request.path_params["rid"], request.path_params["key"]
+    data = None
+    if rid == "diner" and key.isdigit():
+        data = await run_in_threadpool(media.diner, int(key))
+    elif "-" in key and key.split("-", 1)[0].isdigit():
+        n, size = key.split("-", 1)
+        data = await run_in_threadpool(media.photo, rid, int(n), size)
+    if data is None:
+        return Response("No such photo.", status_code=404, media_type="text/plain")
+    return Response(data, media_type=media.CONTENT_TYPE, headers=_IMMUTABLE)
+
+
 ROUTES = [
     Route("/", home), Route("/search", search_page), Route("/restaurant/{rid}", restaurant_page),
     Route("/booking", booking_page), Route("/booking", booking_post, methods=["POST"]),
     Route("/notify", notify_post, methods=["POST"]),
     Route("/reservations", reservations_page), Route("/reservations/{n}", reservation_page),
+    Route("/photos/{rid}/{key}.jpg", photo),
 ]

@@ -68,10 +68,13 @@ def guests(n: int) -> str:
 
 
 def parse_date(raw: str | None) -> dt.date:
-    """A date as typed: 2024-07-18, 07/18/2024 or July 18, 2024 (empty: today)."""
+    """A date as typed or picked: 2024-07-18, 07/18/2024, July 18, 2024 or Thu, Jul 18, 2024 (empty: today)."""
     text = str(raw or "").strip()
     if not text:
         return TODAY
+    head, _, rest = text.partition(",")
+    if rest and head.strip().lower()[:3] in ("mon", "tue", "wed", "thu", "fri", "sat", "sun"):
+        text = rest.strip()
     for fmt in ("%Y-%m-%d", "%m/%d/%Y", "%B %d, %Y", "%b %d, %Y", "%B %d %Y"):
         try:
             d = dt.datetime.strptime(text, fmt).date()
@@ -79,9 +82,11 @@ def parse_date(raw: str | None) -> dt.date:
         except ValueError:
             continue
     else:
-        raise BookingError(f"date must look like 2024-07-18, got {text!r}")
-    if not TODAY <= d <= LAST_DAY:
-        raise BookingError(f"pick a date from {TODAY:%B %-d, %Y} to {LAST_DAY:%B %-d, %Y}, not {d:%B %-d, %Y}")
+        raise BookingError(f"Enter a valid date ({text!r} is not one)")
+    if d < TODAY:
+        raise BookingError(f"{d:%B %-d, %Y} has passed: choose today or a later date")
+    if d > LAST_DAY:
+        raise BookingError(f"Reservations are open until {LAST_DAY:%B %-d, %Y}: choose an earlier date")
     return d
 
 
@@ -89,9 +94,9 @@ def parse_party(raw: Any) -> int:
     try:
         n = int(str(raw).split()[0])
     except (ValueError, IndexError):
-        raise BookingError(f"party size must be a number of people, got {raw!r}") from None
+        raise BookingError(f"Party size must be a number of people, not {raw!r}") from None
     if not 1 <= n <= MAX_PARTY:
-        raise BookingError(f"party size must be between 1 and {MAX_PARTY}, got {n}")
+        raise BookingError(f"Party size must be between 1 and {MAX_PARTY}, not {n}")
     return n
 
 
@@ -114,11 +119,12 @@ def book(state: dict[str, Any], rid: str, date: dt.date, time: str, party: int, 
     check_slot(rid, date, time, party)
     missing = [k for k in ("firstName", "lastName", "phone", "email") if not contact.get(k, "").strip()]
     if missing:
-        raise BookingError(f"the reservation needs your {', '.join(missing)}: fill them in")
+        names = {"firstName": "first name", "lastName": "last name", "phone": "phone number", "email": "email"}
+        raise BookingError(f"Enter your {', '.join(names[k] for k in missing)}")
     if "@" not in contact["email"]:
-        raise BookingError(f"{contact['email']!r} is not an email address")
+        raise BookingError(f"Enter a valid email address ({contact['email']!r} is not an email address)")
     if occasion and occasion not in OCCASIONS:
-        raise BookingError(f"occasion must be one of {', '.join(OCCASIONS)}, not {occasion!r}")
+        raise BookingError(f"Choose an occasion from the list ({', '.join(OCCASIONS)}), not {occasion!r}")
     b = state["booking"]
     n = len(b["bookingDetails"]) + 1
     conf = hashlib.sha256(f"{rid}|{date}|{time}|{party}|{n}".encode()).hexdigest()[:8].upper()

@@ -1,23 +1,29 @@
 """StayNB's pages: the search bar (where, check-in/out, adults/children/infants/pets), a chooser when a place name
 is ambiguous, results at ``/s/<destination>/homes?<query>`` (the URL holds the whole search: dates, guests,
 amenity and room filters; showing it applies the search), listing pages with wishlist, share and reserve, the
-reserve page with the card form, and wishlists. Changes are HTML form posts followed by a 303."""
+reserve page with the card form, and wishlists. Changes are HTML form posts followed by a 303. Listing photos and
+hosts' portraits (``media``) at ``/photos/<listing id>/<n>-<size>.jpg`` and ``/photos/host/<listing id>.jpg``. The
+date fields open a two-month calendar on today's month (``static/staynb.js``) and also take a typed date; the heart
+asks which wishlist (Favorites, the default, or a new one) in a dialog before it saves."""
 
 from __future__ import annotations
 
+import datetime as dt
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote, urlencode
 
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 from markupsafe import Markup
+from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, RedirectResponse, Response
 from starlette.routing import Route
 
 from halo.sites.core import read_form, session_of
+from halo.sites.staynb import media
 from halo.sites.staynb import state as st
-from halo.sites.staynb.listings import AMENITIES, BY_ID, NAMES, resolve, search
+from halo.sites.staynb.listings import AMENITIES, BY_ID, LISTINGS, NAMES, resolve, search
 
 HERE = Path(__file__).parent
 MAX_TEXT = 200
@@ -27,7 +33,19 @@ _env = Environment(loader=FileSystemLoader(HERE / "templates"), autoescape=selec
 _env.globals.update(css=Markup((HERE / "static" / "staynb.css").read_text()), amenities=AMENITIES,
                     guest_kinds=st.GUEST_KINDS, max_guests=st.MAX_GUESTS, channels=st.SHARE_CHANNELS,
                     popular=("Rome, Italy", "Paris, France", "Cape Town, South Africa", "Miami, Florida", "Austria",
-                             "Vancouver, Canada"), quote=quote)
+                             "Vancouver, Canada"), quote=quote, photo=media.url, captions=media.captions,
+                    today=st.TODAY.isoformat())
+_env.filters["display"] = lambda iso: f"{dt.date.fromisoformat(str(iso)[:10]):%b %-d, %Y}" if iso else ""
+_IMMUTABLE = {"Cache-Control": "public, max-age=604800, immutable"}
+DEFAULT_WISHLIST = "Favorites"
+
+
+def _choices(state: dict) -> list[tuple[str, int, str]]:
+    """The wishlists a heart offers: (name, stays saved, the first stay's photo), Favorites first."""
+    wls = {w["name"]: w["stays"] for w in state["wishlist"]["wishlists"].values()}
+    names = [DEFAULT_WISHLIST, *sorted(n for n in wls if n != DEFAULT_WISHLIST)]
+    return [(n, len(wls.get(n, [])), media.url(BY_ID[wls[n][0]["id"]], 0, "thumb") if wls.get(n) else "")
+            for n in names]
 
 
 def _state(request: Request) -> tuple[Any, dict]:
@@ -44,6 +62,8 @@ def _page(request: Request, template: str, status: int = 200, track: bool = True
             state["router"]["location"]["pathname"] = request.url.path
         ctx.setdefault("bar", _bar(state))
         ctx["n_saved"] = len(st.saved_ids(state))
+        ctx["wishlist_choices"] = _choices(state)
+        ctx.setdefault("here", str(request.url.path) + (f"?{request.url.query}" if request.url.query else ""))
         body = _env.get_template(template).render(**ctx)
     return HTMLResponse(body, status_code=status)
 
@@ -70,7 +90,8 @@ def _results_url(dest: str, q: Any) -> str:
 
 
 async def home(request: Request) -> Response:
-    return _page(request, "home.html")
+    return _page(request, "home.html", dest_listing={d: next(x for x in LISTINGS if x.destination == d)
+                                                     for d in _env.globals["popular"]})
 
 
 async def search_redirect(request: Request) -> Response:
@@ -136,7 +157,7 @@ async def wishlist_post(request: Request) -> Response:
     s, state = _state(request)
     with s.lock:
         if request.path_params["action"] == "save":
-            st.save(state, x, f.get("wishlist", "Favorites"))
+            st.save(state, x, f.get("wishlist", DEFAULT_WISHLIST))
         elif request.path_params["action"] == "remove":
             st.unsave(state, x.id)
         else:
@@ -214,6 +235,20 @@ async def wishlists_page(request: Request) -> Response:
     return _page(request, "wishlists.html", wls=wls)
 
 
+async def photo(request: Request) -> Response:
+    """A listing's photo or its host's portrait: drawn once (off the event loop) and cached."""
+    lid, key = request.path_params["lid"], request.path_params["key"]
+    data = None
+    if lid == "host":
+        data = await run_in_threadpool(media.host, key)
+    elif "-" in key and key.split("-", 1)[0].isdigit():
+        n, size = key.split("-", 1)
+        data = await run_in_threadpool(media.photo, lid, int(n), size)
+    if data is None:
+        return Response("No such photo.", status_code=404, media_type="text/plain")
+    return Response(data, media_type=media.CONTENT_TYPE, headers=_IMMUTABLE)
+
+
 ROUTES = [
     Route("/", home), Route("/search", search_redirect), Route("/s/{dest}/homes", results),
     Route("/rooms/{lid}", room), Route("/rooms/{lid}/share", share_page),
@@ -221,4 +256,5 @@ ROUTES = [
     Route("/wishlist/{action}", wishlist_post, methods=["POST"]), Route("/wishlists", wishlists_page),
     Route("/book/{lid}/start", book_start, methods=["POST"]), Route("/book/{lid}", book_page),
     Route("/book/{lid}", book_post, methods=["POST"]),
+    Route("/photos/{lid}/{key}.jpg", photo),
 ]

@@ -86,6 +86,9 @@ def parse_date(raw: str | None, what: str) -> dt.date | None:
     text = str(raw or "").strip()
     if not text:
         return None
+    head, _, rest = text.partition(",")
+    if rest and head.strip().lower()[:3] in ("mon", "tue", "wed", "thu", "fri", "sat", "sun"):
+        text = rest.strip()  # "Fri, Jul 26, 2024", as the date picker shows it
     for fmt in ("%Y-%m-%d", "%m/%d/%Y", "%B %d, %Y", "%b %d, %Y"):
         try:
             d = dt.datetime.strptime(text, fmt).date()
@@ -93,20 +96,22 @@ def parse_date(raw: str | None, what: str) -> dt.date | None:
         except ValueError:
             continue
     else:
-        raise StayError(f"{what} must look like 2024-08-01, got {text!r}")
-    if not TODAY <= d <= LAST_DAY:
-        raise StayError(f"{what} must be between {TODAY:%B %-d, %Y} and {LAST_DAY:%B %-d, %Y}")
+        raise StayError(f"Enter a valid {what} date ({text!r} is not one)")
+    if d < TODAY:
+        raise StayError(f"{what.capitalize()} can't be in the past")
+    if d > LAST_DAY:
+        raise StayError(f"{what.capitalize()} can't be after {LAST_DAY:%B %-d, %Y}")
     return d
 
 
 def parse_dates(checkin: str | None, checkout: str | None) -> tuple[dt.date | None, dt.date | None]:
     a, b = parse_date(checkin, "check-in"), parse_date(checkout, "check-out")
     if b is not None and a is None:
-        raise StayError("add a check-in date before the check-out date")
+        raise StayError("Add a check-in date before the check-out date")
     if a is not None and b is None:
         b = a  # a single date, as REAL records it
     if a is not None and b is not None and b < a:
-        raise StayError("check-out must be on or after check-in")
+        raise StayError("Check-out must be on or after check-in")
     return a, b
 
 
@@ -117,9 +122,9 @@ def parse_guests(q: Any) -> dict[str, int]:
         try:
             n = int(raw)
         except ValueError:
-            raise StayError(f"{k.lower()} must be a whole number, got {raw!r}") from None
+            raise StayError(f"{k} must be a whole number, not {raw!r}") from None
         if not 0 <= n <= MAX_GUESTS[k]:
-            raise StayError(f"{k.lower()} must be between 0 and {MAX_GUESTS[k]}, got {n}")
+            raise StayError(f"{k} must be between 0 and {MAX_GUESTS[k]}, not {n}")
         out[k] = n
     if out["Adults"] == 0 and any(out[k] for k in ("Children", "Infants", "Pets")):
         out["Adults"] = 1  # children, infants and pets travel with an adult
@@ -130,16 +135,16 @@ def parse_filters(q: Any) -> dict[str, Any]:
     amen = [a for a in AMENITIES if a in q.getlist("amenities")]
     unknown = [a for a in q.getlist("amenities") if a not in AMENITIES]
     if unknown:
-        raise StayError(f"unknown amenity {unknown[0]!r}; choose from {', '.join(AMENITIES)}")
+        raise StayError(f"Unknown amenity {unknown[0]!r}; choose from {', '.join(AMENITIES)}")
     out: dict[str, Any] = {"amenities": amen}
     for k in ("bedrooms", "beds", "bathrooms"):
         raw = q.get(k, "") or "0"
         try:
             n = int(raw)
         except ValueError:
-            raise StayError(f"{k} must be a whole number, got {raw!r}") from None
+            raise StayError(f"{k.capitalize()} must be a whole number, not {raw!r}") from None
         if not 0 <= n <= 8:
-            raise StayError(f"{k} must be between 0 and 8, got {n}")
+            raise StayError(f"{k.capitalize()} must be between 0 and 8, not {n}")
         out[k] = n
     return out
 
@@ -186,7 +191,7 @@ def saved_ids(state: dict[str, Any]) -> set[str]:
 
 def share(state: dict[str, Any], listing: Listing, channel: str) -> None:
     if channel not in SHARE_CHANNELS:
-        raise StayError(f"share by {', '.join(SHARE_CHANNELS)}, not {channel!r}")
+        raise StayError(f"Share by {', '.join(SHARE_CHANNELS)}, not {channel!r}")
     state["share"]["shares"].append({"listingId": listing.id, "title": listing.title, "channel": channel})
 
 
@@ -194,10 +199,10 @@ def start_booking(state: dict[str, Any], listing: Listing) -> dict:
     s = state["search"]
     start, end = s["appliedDates"]["startDate"], s["appliedDates"]["endDate"]
     if not start:
-        raise StayError("add dates to your search before reserving")
+        raise StayError("Add dates to your search before reserving")
     g = s["appliedGuestCounts"]
     if g["Adults"] + g["Children"] > listing.max_guests:
-        raise StayError(f"this place takes up to {listing.max_guests} guests")
+        raise StayError(f"This place takes up to {listing.max_guests} guests")
     nights = max(1, (dt.date.fromisoformat(end[:10]) - dt.date.fromisoformat(start[:10])).days)
     b = state["booking"]
     b["isBooking"] = True
@@ -211,7 +216,7 @@ def confirm_booking(state: dict[str, Any], card: dict[str, str]) -> bool:
     """Check the card fields; on success the stay is booked. Returns whether it was."""
     b = state["booking"]
     if not b["currentBooking"]:
-        raise StayError("there is no reservation in progress: open a place and press Reserve")
+        raise StayError("There is no reservation in progress: open a place and press Reserve")
     num = card.get("cardNumber", "").replace(" ", "")
     errors = {"cardNumber": "" if num.isdigit() and 13 <= len(num) <= 19 else "Enter a valid card number",
               "expiration": "" if _valid_expiry(card.get("expiration", "")) else "Enter a valid expiration (MM/YY)",
