@@ -56,7 +56,7 @@ def test_requests_are_deterministic_and_validated():
     assert [d.isoformat() for d in st.tour_dates()][:2] == ["2024-07-19", "2024-07-20"]
     for bad, says in [({"date": "2024-07-18"}, "offered days"), ({"time": "13:00"}, "offered time"),
                       ({"email": "nope"}, "not an email"), ({"phone": "call me"}, "not a phone"),
-                      ({"name": "  "}, "name is required"), ({"tourType": "drone"}, "tour type")]:
+                      ({"name": "  "}, "fill in your name"), ({"tourType": "drone"}, "tour type")]:
         with pytest.raises(st.RequestError, match=says):
             st.add_tour_request(st.seed(None), {**body, **bad})
 
