@@ -12,26 +12,11 @@ import datetime as dt
 
 import pytest
 from family_oracles_topwork import BROWSER_NEAR_MISSES, ORACLES, VERIFIED, extra_removal, extra_save
+from family_samples import neighbours, sample
 
 from halo.tasks.families import all_families, get_family
 
 FAMILIES = [f.name for f in all_families("topwork")]
-
-
-def sample(name: str) -> list:
-    """Two training instances and one held-out one, spread over the family."""
-    f = get_family(name)
-    train, test = f.instances("train"), f.instances("test")
-    return [train[0], train[len(train) // 2], test[len(test) // 2]]
-
-
-def neighbours(name: str, params: dict) -> list[dict]:
-    """The same parameters with one verified parameter changed to another value the family uses."""
-    out = []
-    for key in VERIFIED[name]:
-        other = next(p[key] for p in get_family(name).space() if p[key] != params[key])
-        out.append({**params, key: other})
-    return out
 
 
 # ---------------------------------------------------------------- generators (no browser)
@@ -110,7 +95,7 @@ async def test_oracle_passes_and_near_misses_fail(name, run_instance):
         assert fam.steps != "1" or d.steps == 2, f"{inst.id}: a one-step family took {d.steps - 1} actions"
         assert fam.steps != "5+" or d.steps - 1 >= 5, f"{inst.id}: a 5+ family solved in {d.steps - 1} actions"
         assert d.steps - 1 <= fam.max_steps, f"{inst.id}: the oracle took {d.steps - 1} > {fam.max_steps} actions"
-        for wrong in neighbours(name, inst.params):
+        for wrong in neighbours(name, inst.params, VERIFIED[name]):
             assert not all(c.passed for c in fam.grade(g.finish_state, wrong)), f"{inst.id}: passed as {wrong}"
         for extra in (extra_save, extra_removal):
             state = copy.deepcopy(g.finish_state)
