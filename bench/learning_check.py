@@ -102,6 +102,49 @@ async def success_on(sampler, tasks, episodes: int, max_steps: int, run, tempera
                       "share_right": round(typed[1] / typed[0], 4) if typed[0] else None}}
 
 
+def per_family(per: dict[str, float], tasks) -> dict[str, float]:
+    """Mean success of each family among evaluated instances (``per``: task id -> success)."""
+    by: dict[str, list[float]] = {}
+    for t in tasks:
+        if t.id in per:
+            by.setdefault(t.family, []).append(per[t.id])
+    return {f: round(statistics.fmean(v), 4) for f, v in by.items()}
+
+
+def expand_families(spec: str) -> str:
+    """``families/1`` (every one-step family), ``SITE.*`` or ``families`` to the comma-separated names they cover
+    (the result file lists the families trained); plain names pass through."""
+    from halo.tasks.families import all_families
+
+    names: list[str] = []
+    for part in (x.strip() for x in spec.split(",") if x.strip()):
+        fam, _, steps = part.partition("/")
+        if fam == "families" or fam.endswith(".*"):
+            fams = all_families() if fam == "families" else all_families(site=fam[:-2])
+            names += [f.name for f in fams if not steps or f.steps == steps]
+        else:
+            names.append(part)
+    if not names:
+        raise SystemExit(f"--family {spec!r} names no family; `halo tasks --families` lists them")
+    return ",".join(dict.fromkeys(names))
+
+
+def multi_family_summary(seeds: list[dict]) -> dict:
+    """Issue 44's multi-site bar per seed: mean sampled success over the families >= 80% and every family >= 50%."""
+    per_seed = []
+    for r in seeds:
+        fam = {f: v["success"] for f, v in r.get("per_family_after", {}).items()}
+        if not fam:
+            continue
+        low = min(fam, key=fam.get)
+        per_seed.append({"seed": r["seed"], "families": len(fam), "mean": round(statistics.fmean(fam.values()), 4),
+                         "min": fam[low], "lowest": low, "below_50": sorted(f for f, v in fam.items() if v < 0.5),
+                         "held_out_mean": round(statistics.fmean(
+                             v.get("held_out", 0.0) for v in r["per_family_after"].values()), 4),
+                         "met": statistics.fmean(fam.values()) >= 0.8 and fam[low] >= 0.5})
+    return {"per_seed": per_seed, "seeds_meeting_bar": sum(m["met"] for m in per_seed)}
+
+
 def seen_split(per: dict[str, float], rolled: set[str]) -> dict:
     """Success on the evaluated instances that training rolled out at least once, and on those it never did:
     whether the policy only knows the instances it practised (memorised) or also the rest of the train split."""
@@ -174,6 +217,8 @@ async def one_seed(a, seed: int, tmp: str) -> dict:
                         r = await success_on(setup.sampler, tasks_, 1, a.max_steps,
                                              RunDir(setup.run.path, f"{folder}_{split}"), temperature)
                         per = r.pop("per_task")
+                        if len(judged) > 1:  # several families judged: each one's own success beside the mean
+                            r["per_family"] = per_family(per, tasks_)
                         if when == "after" and split == "train":
                             r["by_practice"] = seen_split(per, rolled)
                         out[f"{key}_{split}"] = r
@@ -181,8 +226,13 @@ async def one_seed(a, seed: int, tmp: str) -> dict:
                     r = await success_on(setup.sampler, real, 1, a.max_steps, RunDir(setup.run.path, f"real_{when}"))
                     out[f"real_{when}"] = {k: r[k] for k in ("success", "episodes", "errored", "return", "typed")}
                 if when == "after":  # every family's success after training, sampled (the lower rungs evaluated now)
-                    out["per_family_after"] = {f: {"success": out["after_train"]["success"],
-                                                   "typed": out["after_train"]["typed"]} for f in judged}
+                    fam_train = out["after_train"].get("per_family", {})
+                    fam_test = out["after_test"].get("per_family", {})
+                    out["per_family_after"] = {
+                        f: {"success": fam_train.get(f, out["after_train"]["success"]),
+                            "held_out": fam_test.get(f, out["after_test"]["success"])} for f in judged}
+                    if len(judged) == 1:
+                        out["per_family_after"][judged[0]]["typed"] = out["after_train"]["typed"]
                     for f, ts in rungs.items():
                         r = await success_on(setup.sampler, ts, 1, a.max_steps,
                                              RunDir(setup.run.path, f"eval_after_{f}"))
@@ -367,6 +417,7 @@ def main() -> None:
                    help="comma-separated result files (under bench/results/) of the same settings, one seed each "
                         "(seeds run as parallel processes): combine them into --out with the plot, run nothing")
     a = p.parse_args()
+    a.family = expand_families(a.family)
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     out = {"family": a.family, **{k: v for k, v in vars(a).items() if k not in ("family", "out", "merge")},
            "when": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), "cores": os.cpu_count(), "seeds": []}
@@ -385,6 +436,11 @@ def main() -> None:
     out["seeds_reaching_30"] = sum(r["after_train"]["success"] >= 0.3 for r in out["seeds"])
     out["mean_gain_train_points"] = round(100 * statistics.fmean(
         r["after_train"]["success"] - r["random_train"]["success"] for r in out["seeds"]), 1)
+    if len(a.family.split(",")) > 1 and a.curriculum != "ladder":
+        out["multi_family"] = multi_family_summary(out["seeds"])
+        for r, m in zip(out["seeds"], out["multi_family"]["per_seed"]):
+            print(f"seed {r['seed']}: mean over {m['families']} families {m['mean']:.2f}, lowest {m['min']:.2f} "
+                  f"({m['lowest']}); below 50%: {', '.join(m['below_50']) or 'none'}", flush=True)
     path.write_text(json.dumps(out, indent=1))
     plot(out, path.with_suffix(".png"))
     print(f"wrote {path} and {path.with_suffix('.png')}")
