@@ -131,10 +131,9 @@ async def one_seed(a, seed: int, tmp: str, pool, urls) -> dict:
 
     from halo.policy.modes import get_mode, make_policy
     from halo.policy.tiny import build_tiny_model
+    from halo.rl.config import LoRASettings, MCTSSettings, OptimSettings
     from halo.rl.dpo import tree_pairs
-    from halo.rl.config import LoRASettings, OptimSettings
     from halo.rl.learner import LoRALearner
-    from halo.rl.config import MCTSSettings
     from halo.runtime.runs import RunDir
     from halo.tasks.resolve import resolve_tasks
 
@@ -180,7 +179,7 @@ async def one_seed(a, seed: int, tmp: str, pool, urls) -> dict:
 
 async def main_async(a) -> dict:
     from halo.env.browser import BrowserPool
-    from halo.sites.server import SitesServer
+    from real_local.server import SitesServer
 
     out = {k: v for k, v in vars(a).items() if k != "out"}
     out.update(when=time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), cores=os.cpu_count(), seeds=[])

@@ -43,7 +43,7 @@ def test_instances_are_deterministic_distinct_and_split(name):
 
 
 def test_the_one_click_families_train_on_every_store_and_cuisine():
-    from halo.sites.dashdish.menu import CUISINES, RESTAURANTS
+    from real_local.dashdish.menu import CUISINES, RESTAURANTS
 
     for name, key, every in (("dashdish.store", "store", {r.id for r in RESTAURANTS}),
                              ("dashdish.cuisine", "cuisine", set(CUISINES))):

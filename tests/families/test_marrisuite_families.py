@@ -44,8 +44,8 @@ def test_instances_are_deterministic_distinct_and_split(name):
 
 
 def test_every_search_lists_its_hotels_and_every_stay_is_bookable():
-    from halo.sites.marrisuite.hotels import search
     from halo.tasks.families.marrisuite import BY_ID, city_hotels
+    from real_local.marrisuite.hotels import search
 
     for name in ("marrisuite.search", "marrisuite.rooms", "marrisuite.book"):
         for p in get_family(name).space():

@@ -24,8 +24,8 @@ from halo.env import actions as A
 from halo.env.env import BrowserEnv
 from halo.policy.base import Completion, PolicyBackend
 from halo.policy.prompt import Prompt, tool_call_text
-from halo.rl.critic import PolicyCritic
 from halo.rl.config import MCTSSettings
+from halo.rl.critic import PolicyCritic
 from halo.rl.mcts import MCTSExplorer, sibling_groups, tree_record
 
 pytestmark = pytest.mark.browser

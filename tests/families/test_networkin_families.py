@@ -38,9 +38,9 @@ def test_instances_are_deterministic_distinct_and_split(name):
 
 
 def test_every_instance_is_doable_on_the_site():
-    from halo.sites.networkin.directory import BY_ID, search_people
-    from halo.sites.networkin.state import MAX_NOTE, seed
     from halo.tasks.families.networkin import CONNECTABLE, CONNECTED, FEED_COMPANIES
+    from real_local.networkin.directory import BY_ID, search_people
+    from real_local.networkin.state import MAX_NOTE, seed
 
     s = seed(None)
     assert len(CONNECTED) == 10 and len(CONNECTABLE) == 13 and len(FEED_COMPANIES) == 6

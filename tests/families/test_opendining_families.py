@@ -45,7 +45,7 @@ def test_instances_are_deterministic_distinct_and_split(name):
 def test_every_reservation_asked_for_can_be_made():
     """Each time is one the restaurant seats and not fully booked; each party fits the restaurant; each date is
     one the site books."""
-    from halo.sites.opendining.state import check_slot, parse_date
+    from real_local.opendining.state import check_slot, parse_date
 
     for name in ("opendining.reserve", "opendining.book", "opendining.occasion"):
         for p in get_family(name).space():

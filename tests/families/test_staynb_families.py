@@ -45,9 +45,9 @@ def test_instances_are_deterministic_distinct_and_split(name):
 def test_every_stay_asked_for_can_be_found_and_booked():
     """Each searched stay has a place with that amenity for those guests; each booked place takes its adults; every
     destination a goal names is found by what a solution types (no chooser page); every date is one the site takes."""
-    from halo.sites.staynb.listings import BY_ID, resolve, search
-    from halo.sites.staynb.state import parse_dates
     from halo.tasks.families.staynb import where_typed
+    from real_local.staynb.listings import BY_ID, resolve, search
+    from real_local.staynb.state import parse_dates
 
     for p in get_family("staynb.search").space():
         assert search(p["dest"], p["adults"] + p["children"], (p["amenity"],)), p

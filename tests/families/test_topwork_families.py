@@ -39,9 +39,9 @@ def test_instances_are_deterministic_distinct_and_split(name):
 
 
 def test_every_instance_is_doable_on_the_site():
-    from halo.sites.topwork.state import TODAY
-    from halo.sites.topwork.talent import BY_ID, search
     from halo.tasks.families.topwork import OPEN_JOBS, UNREAD, Shortlist
+    from real_local.topwork.state import TODAY
+    from real_local.topwork.talent import BY_ID, search
 
     assert len(UNREAD) == 4
     for p in get_family("topwork.read").space():

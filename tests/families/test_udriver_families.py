@@ -38,23 +38,23 @@ def test_instances_are_deterministic_distinct_and_split(name):
 
 def test_every_place_a_goal_names_is_found_by_what_a_solution_types():
     """The ride form finds exactly the named place from the text the goal gives (no chooser page)."""
-    from halo.sites.udriver.places import PLACES, find_places
     from halo.tasks.families.udriver import place_text, place_typed
+    from real_local.udriver.places import PLACES, find_places
 
     for p in PLACES:
         assert find_places(place_typed(p.id)) == [p] and place_typed(p.id) in place_text(p.id), p.name
 
 
 def test_rides_paid_with_credits_are_ones_the_credits_cover():
-    from halo.sites.udriver.state import START_BALANCE
     from halo.tasks.families.udriver import fare_of
+    from real_local.udriver.state import START_BALANCE
 
     paid = [p for p in get_family("udriver.ride").space() if p["payment"] == "wallet"]
     assert len(paid) > 400 and all(fare_of((p["pickup"], p["dropoff"]), p["type"]) <= START_BALANCE for p in paid)
 
 
 def test_scheduled_times_are_bookable():
-    from halo.sites.udriver.state import parse_schedule
+    from real_local.udriver.state import parse_schedule
 
     for p in get_family("udriver.schedule").space():
         assert parse_schedule(p["date"], p["time"]) == (p["date"], p["time"])

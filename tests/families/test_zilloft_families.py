@@ -10,8 +10,8 @@ import copy
 import pytest
 from family_oracles_zilloft import BROWSER_NEAR_MISSES, ORACLES, VERIFIED, extra_saved_home
 
-from halo.sites.zilloft.listings import search
 from halo.tasks.families import all_families, get_family
+from real_local.zilloft.listings import search
 
 FAMILIES = [f.name for f in all_families("zilloft")]
 

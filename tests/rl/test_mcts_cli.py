@@ -10,8 +10,8 @@ import pytest
 from typer.testing import CliRunner
 
 from halo.cli import app
-from halo.errors import ConfigError
 from halo.config.overrides import Override
+from halo.errors import ConfigError
 from halo.rl.config import build_rl_config, load_rl_config
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -30,7 +30,6 @@ from halo.env.actions import Action
 from halo.env.types import Element, Observation
 from halo.errors import ConfigError
 
-
 # CPU seconds (the regex library's clock): a search of a milestone pattern during a run, and each start-up probe
 MATCH_TIMEOUT_S = 1.0
 PROBE_TIMEOUT_S = 0.25

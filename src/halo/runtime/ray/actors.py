@@ -142,7 +142,7 @@ class _RolloutWorker:
         async with self._start_lock:
             if self._pool is None:
                 if self.site_names:
-                    from halo.sites.server import SitesServer
+                    from real_local.server import SitesServer
 
                     self._server = SitesServer(self.site_names)
                     self.urls = await asyncio.to_thread(self._server.start)
