@@ -312,6 +312,12 @@ class DenseRewardCalculator:
         """The progress potential of the start state (a task family's share of checks passing before any step)."""
         self._progress = progress or 0.0
 
+    @property
+    def progress(self) -> float:
+        """The progress potential of the state reached (a task family's share of checks and subgoals passing, read
+        after each step): what MCTS's ``critic: progress`` values a state by."""
+        return self._progress
+
     def compute_reward(self, obs: Observation, action: Action | None, next_obs: Observation, task: Any,
                        done: bool, success: bool, progress: float | None = None) -> RewardBreakdown:
         """``action`` is None when the model's reply did not parse (nothing was executed). ``progress`` (task
