@@ -16,11 +16,13 @@ VLLM_SPEC ?=
 
 .PHONY: setup browser vllm test test-vllm test-fast lint-imports demo smoke bench clean
 
-$(VENV)/.installed: pyproject.toml Makefile
+# REAL-local is a distribution of its own (packages/real-local, no ML stack); HALO depends on it, so both install
+# in one resolve.
+$(VENV)/.installed: pyproject.toml packages/real-local/pyproject.toml Makefile
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip "setuptools>=77"
 	$(PY) -m pip install -q "$(TORCH_SPEC)"
-	$(PY) -m pip install -q -e ".[$(EXTRAS)]"
+	$(PY) -m pip install -q -e packages/real-local -e ".[$(EXTRAS)]"
 	touch $@
 
 setup: $(VENV)/.installed browser

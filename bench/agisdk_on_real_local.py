@@ -1,4 +1,4 @@
-"""agisdk's own env, made as its harness makes it, on REAL-local through one switch (``halo.sites.hosted``).
+"""agisdk's own env, made as its harness makes it, on REAL-local through one switch (``real_local.hosted``).
 
     .venv/bin/python bench/agisdk_on_real_local.py [--sites gomail dashdish] [--limit N] [--slow-mo 0]
 
@@ -43,9 +43,8 @@ def oracles(site: str) -> dict:
 def make_env(task_id: str, slow_mo: int):
     """agisdk's env for ``task_id`` as its harness's ``EnvArgs.make_env`` makes it (gym.make on the registered
     ``browsergym/<task>``), with its high-level action set."""
-    import gymnasium as gym
-
     import agisdk.REAL.browsergym.webclones  # noqa: F401 - registers browsergym/v2.* with gymnasium
+    import gymnasium as gym
     from agisdk.REAL.browsergym.core.action.highlevel import HighLevelActionSet
 
     actions = HighLevelActionSet(subsets=["chat", "bid", "coord", "nav"], strict=False, multiaction=False)
@@ -147,9 +146,9 @@ async def run(sites: list[str], limit: int | None, slow_mo: int, only: tuple[str
               out: Path | None = None) -> dict:
     import mail_calendar_bench as mcb
 
-    from halo.sites.hosted import route_hosted
-    from halo.sites.server import SitesServer
     from halo.tasks.real import all_task_ids
+    from real_local.hosted import route_hosted
+    from real_local.server import SitesServer
 
     mcb.debian_chromium_for_playwright()
     ids = [t for t in all_task_ids("v2") if t.split(".", 1)[1].split("-")[0] in sites and (not only or t in only)][:limit]
@@ -172,7 +171,7 @@ async def run(sites: list[str], limit: int | None, slow_mo: int, only: tuple[str
 
 
 def main() -> None:
-    from halo.sites.ports import SITE_NAMES
+    from real_local.ports import SITE_NAMES
 
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--sites", nargs="+", default=list(SITE_NAMES), choices=SITE_NAMES)

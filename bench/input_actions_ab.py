@@ -58,8 +58,8 @@ async def run(args) -> dict:
     from halo.env import executor as X
     from halo.env.browser import BrowserPool
     from halo.env.env import BrowserEnv
-    from halo.sites.server import SitesServer
     from halo.tasks.real import get_task
+    from real_local.server import SitesServer
 
     impls = {"input_js": {k: X.HANDLERS[k] for k in locator_handlers()}, "locator": locator_handlers()}
     ids = rt.task_order(SITES, args.episodes)

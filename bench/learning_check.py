@@ -163,8 +163,8 @@ async def one_seed(a, seed: int, tmp: str) -> dict:
     from halo.policy.modes import mode_flags
     from halo.policy.tiny import build_tiny_model
     from halo.runtime.runs import RunDir
-    from halo.sites.server import SitesServer
     from halo.tasks.resolve import resolve_tasks
+    from real_local.server import SitesServer
 
     torch.manual_seed(seed)
     d = Path(tmp) / f"tiny-seed{seed}"

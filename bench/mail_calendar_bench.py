@@ -64,11 +64,11 @@ def latency(urls: dict[str, str], rounds: int) -> dict:
 
 # ---------------------------------------------------------------- 2. memory per session
 def memory_per_session(n: int = 200) -> dict:
-    from halo.sites.core import SessionStore
-    from halo.sites.gocalendar import SPEC as CAL
-    from halo.sites.gocalendar import planner
-    from halo.sites.gomail import SPEC as MAIL
-    from halo.sites.gomail import mailbox
+    from real_local.core import SessionStore
+    from real_local.gocalendar import SPEC as CAL
+    from real_local.gocalendar import planner
+    from real_local.gomail import SPEC as MAIL
+    from real_local.gomail import mailbox
 
     out = {}
     for spec, change in ((MAIL, lambda st: mailbox.apply_action(st, "trash", ["1", "2", "3"])),
@@ -286,7 +286,7 @@ def main() -> None:
     logging.disable(logging.WARNING)
     debian_chromium_for_playwright()
 
-    from halo.sites.server import SitesServer
+    from real_local.server import SitesServer
 
     with SitesServer(("gomail", "gocalendar")) as urls:
         result = {"machine": {"python": platform.python_version(), "cpus": os.cpu_count(), "loadavg_at_start": os.getloadavg()},

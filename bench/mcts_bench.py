@@ -5,11 +5,16 @@
    and every action again). Median seconds per restore, by depth.
 2. ``search``: per seed, a fresh tiny Qwen3-VL (random weights) in the tiny mode on the family's training instances;
    MCTS (``MCTSExplorer``) and GRPO-style sampling of whole episodes (4 concurrent envs) each get the same budget of
-   env steps; successes found (terminal successes anywhere in the search) per 1,000 env steps.
+   env steps, or with ``--budget-cpu-s`` the same CPU seconds (issue 41: restores and the critic's work included);
+   successes found (terminal successes anywhere in the search) per 1,000 env steps, and solved episodes (a searched
+   episode's chosen path, a sampled episode) per CPU-hour. ``--critic progress`` values states by the family's own
+   checks (an upper bound at run time: it reads the grader).
 3. ``dpo``: the seed's MCTS preference pairs train its LoRA by DPO (``LoRALearner.preference_update``); success of
    the sampled policy on train instances before and after.
 
 Run: .venv/bin/python bench/mcts_bench.py --family omnizon.department --seeds 0,1,2 --budget 200
+     .venv/bin/python bench/mcts_bench.py --family gocalendar.otherday --skip-restore --budget-cpu-s 300 \
+         --critic progress --max-steps 4 --out mcts_otherday_cpu.json
 Writes bench/results/mcts.json.
 """
 
@@ -26,7 +31,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path[:0] = [str(ROOT / "tests" / "sites"), str(ROOT / "tests" / "families")]
+sys.path[:0] = [str(ROOT / "tests" / "sites"), str(ROOT / "tests" / "families"), str(ROOT / "bench")]
 RESTORE_CASES = ("gomail.send", "gocalendar.create", "omnizon.buy", "zilloft.tour")
 
 
@@ -64,16 +69,31 @@ async def restore_bench(pool, urls) -> dict:
     return out
 
 
-async def sampling(policy, pool, tasks, budget: int, max_steps: int, temperature: float) -> dict:
+def spent(steps: int, budget: int, c0: float, cpu_budget: float) -> bool:
+    """The method's budget: env steps, or with ``--budget-cpu-s`` CPU seconds (this process and its browsers,
+    restores and the critic's work included)."""
+    from learning_check import cpu_seconds
+
+    return cpu_seconds() - c0 >= cpu_budget if cpu_budget else steps >= budget
+
+
+def per_cpu_hour(n: int, cpu_s: float) -> float:
+    return round(3600 * n / cpu_s, 1) if cpu_s else 0.0
+
+
+async def sampling(policy, pool, tasks, budget: int, max_steps: int, temperature: float,
+                   cpu_budget: float = 0.0) -> dict:
+    from learning_check import cpu_seconds
+
     from halo.env.env import BrowserEnv
     from halo.rl.rollout import run_episode
 
     envs = [BrowserEnv(pool, max_steps=max_steps) for _ in range(4)]
     steps = succ = eps = errored = 0
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), cpu_seconds()
     i = 0
     try:
-        while steps < budget:
+        while not spent(steps, budget, c0, cpu_budget):
             group = await asyncio.gather(*(run_episode(e, policy, tasks[(i + k) % len(tasks)],
                                                        temperature=temperature, max_steps=max_steps)
                                            for k, e in enumerate(envs)))
@@ -86,12 +106,19 @@ async def sampling(policy, pool, tasks, budget: int, max_steps: int, temperature
     finally:
         for e in envs:
             await e.close()
-    return {"env_steps": steps, "successes": succ, "episodes": eps, "errored": errored,
-            "per_1k_steps": round(1000 * succ / max(1, steps), 1), "wall_s": round(time.perf_counter() - t0, 1)}
+    cpu_s = round(cpu_seconds() - c0, 1)
+    return {"env_steps": steps, "successes": succ, "episodes": eps, "solved_episodes": succ, "errored": errored,
+            "per_1k_steps": round(1000 * succ / max(1, steps), 1), "cpu_s": cpu_s,
+            "solved_per_cpu_hour": per_cpu_hour(succ, cpu_s), "wall_s": round(time.perf_counter() - t0, 1)}
 
 
-async def searching(policy, pool, tasks, budget: int, settings) -> tuple[dict, list]:
+async def searching(policy, pool, tasks, budget: int, settings, critic=None, cpu_budget: float = 0.0,
+                    search_steps: int = 0) -> tuple[dict, list]:
+    """Searched episodes until the budget: each ``MCTSExplorer.run`` is one episode (its chosen path is what counts
+    as solved; successes found anywhere in the tree are reported beside)."""
     import dataclasses
+
+    from learning_check import cpu_seconds
 
     from halo.env.env import BrowserEnv
     from halo.rl.mcts import MCTSExplorer
@@ -99,19 +126,23 @@ async def searching(policy, pool, tasks, budget: int, settings) -> tuple[dict, l
     env = BrowserEnv(pool, max_steps=settings.max_steps, branchable=True)
     results = []
     steps = i = 0
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), cpu_seconds()
     try:
-        while steps < budget:
-            s = dataclasses.replace(settings, step_budget=budget - steps)
-            r = await MCTSExplorer(env, policy, tasks[i % len(tasks)], s).run()
+        while not spent(steps, budget, c0, cpu_budget):
+            cap = search_steps if cpu_budget else budget - steps
+            s = dataclasses.replace(settings, step_budget=cap)
+            r = await MCTSExplorer(env, policy, tasks[i % len(tasks)], s, critic=critic).run()
             i += 1
             steps += r.budget.steps
             results.append(r)
     finally:
         await env.close()
     n = sum(r.successes_found for r in results)
+    cpu_s = round(cpu_seconds() - c0, 1)
+    solved = sum(r.success for r in results)
     return ({"env_steps": steps, "successes": n, "episodes": len(results),
-             "solved_episodes": sum(r.success for r in results),
+             "solved_episodes": solved, "cpu_s": cpu_s, "solved_per_cpu_hour": per_cpu_hour(solved, cpu_s),
+             "critic": getattr(critic, "name", None) if critic is not None else "none",
              "per_1k_steps": round(1000 * n / max(1, steps), 1), "restores": sum(r.budget.restores for r in results),
              "restore_s_mean": round(sum(r.budget.restore_s for r in results) /
                                      max(1, sum(r.budget.restores for r in results)), 3),
@@ -131,10 +162,10 @@ async def one_seed(a, seed: int, tmp: str, pool, urls) -> dict:
 
     from halo.policy.modes import get_mode, make_policy
     from halo.policy.tiny import build_tiny_model
+    from halo.rl.config import LoRASettings, MCTSSettings, OptimSettings
+    from halo.rl.critic import ProgressCritic
     from halo.rl.dpo import tree_pairs
-    from halo.rl.config import LoRASettings, OptimSettings
     from halo.rl.learner import LoRALearner
-    from halo.rl.config import MCTSSettings
     from halo.runtime.runs import RunDir
     from halo.tasks.resolve import resolve_tasks
 
@@ -149,12 +180,18 @@ async def one_seed(a, seed: int, tmp: str, pool, urls) -> dict:
     evals = resolve_tasks([f"{a.family}@train:{a.eval_instances}"], "local", urls)
     out: dict = {"seed": seed}
     try:
-        out["sampling"] = await sampling(policy, pool, train, a.budget, a.max_steps, temp)
+        out["sampling"] = await sampling(policy, pool, train, a.budget, a.max_steps, temp, a.budget_cpu_s)
         print(f"seed {seed} sampling: {out['sampling']}", flush=True)
+        critic = ProgressCritic() if a.critic == "progress" else None
         s = MCTSSettings(simulations=a.simulations, children=a.children, depth=a.depth, max_steps=a.max_steps,
-                         alpha=1.0, temperature=temp)
-        out["mcts"], results = await searching(policy, pool, train, a.budget, s)
-        print(f"seed {seed} mcts: {out['mcts']}", flush=True)
+                         alpha=a.alpha if critic is not None else 1.0, temperature=temp)
+        out["mcts"], results = await searching(policy, pool, train, a.budget, s, critic, a.budget_cpu_s,
+                                               a.search_steps)
+        out["search"] = out["mcts"]  # issue 41's name for the block
+        ratio = (out["mcts"]["solved_per_cpu_hour"] / out["sampling"]["solved_per_cpu_hour"]
+                 if out["sampling"]["solved_per_cpu_hour"] else None)
+        out["solved_per_cpu_hour_ratio"] = round(ratio, 2) if ratio is not None else None
+        print(f"seed {seed} mcts: {out['mcts']}; solved per CPU-hour, search / sampling: {ratio}", flush=True)
         pairs = [p for r in results for p in tree_pairs(r.root, s.alpha, a.margin)]
         out["pairs"] = len(pairs)
         out["pair_margin_mean"] = round(statistics.fmean(r["margin"] for _, r in pairs), 3) if pairs else None
@@ -180,7 +217,7 @@ async def one_seed(a, seed: int, tmp: str, pool, urls) -> dict:
 
 async def main_async(a) -> dict:
     from halo.env.browser import BrowserPool
-    from halo.sites.server import SitesServer
+    from real_local.server import SitesServer
 
     out = {k: v for k, v in vars(a).items() if k != "out"}
     out.update(when=time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), cores=os.cpu_count(), seeds=[])
@@ -197,6 +234,9 @@ async def main_async(a) -> dict:
         S = out["seeds"]
         out["summary"] = {
             "mcts_successes_per_1k_steps": [r["mcts"]["per_1k_steps"] for r in S],
+            "search_solved_per_cpu_hour": [r["mcts"].get("solved_per_cpu_hour") for r in S],
+            "sampling_solved_per_cpu_hour": [r["sampling"].get("solved_per_cpu_hour") for r in S],
+            "solved_per_cpu_hour_ratio": [r.get("solved_per_cpu_hour_ratio") for r in S],
             "sampling_successes_per_1k_steps": [r["sampling"]["per_1k_steps"] for r in S],
             "success_before_dpo": [r["before"]["success"] for r in S],
             "success_after_dpo": [r["after"]["success"] for r in S], "pairs": [r["pairs"] for r in S]}
@@ -220,6 +260,13 @@ def main() -> None:
     p.add_argument("--epochs", type=int, default=3)
     p.add_argument("--eval-instances", type=int, default=24)
     p.add_argument("--skip-restore", action="store_true")
+    p.add_argument("--budget-cpu-s", type=float, default=0.0,
+                   help="CPU seconds per method and seed instead of --budget env steps (issue 41: equal CPU)")
+    p.add_argument("--search-steps", type=int, default=0,
+                   help="with --budget-cpu-s: env steps one searched episode may take (0: no cap)")
+    p.add_argument("--critic", choices=("none", "progress"), default="none",
+                   help="MCTS's critic: progress values a state by the family's own checks (rl/critic.py)")
+    p.add_argument("--alpha", type=float, default=0.5, help="composite Q weight of the search's own Q with a critic")
     p.add_argument("--out", default="mcts.json", help="file name under bench/results/")
     a = p.parse_args()
     os.environ.setdefault("HF_HUB_OFFLINE", "1")

@@ -20,11 +20,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests" / "sites"))
 
-from rich.progress import Progress  # noqa: E402
 from reward_runs import all_oracles, oracle_run, random_run, reward_config  # noqa: E402
+from rich.progress import Progress  # noqa: E402
 
 from halo.env.browser import BrowserPool  # noqa: E402
-from halo.sites.server import SitesServer  # noqa: E402
+from real_local.server import SitesServer  # noqa: E402
 
 SEEDS = (0, 1, 2)
 

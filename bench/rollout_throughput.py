@@ -60,12 +60,12 @@ MCTX = mp.get_context("spawn")
 
 # ---------------------------------------------------------------- tasks and their oracles
 def importable_sites() -> list[str]:
-    from halo.sites.ports import SITE_NAMES
+    from real_local.ports import SITE_NAMES
 
     out = []
     for name in SITE_NAMES:
         with contextlib.suppress(Exception):
-            importlib.import_module(f"halo.sites.{name}").SPEC  # noqa: B018
+            importlib.import_module(f"real_local.{name}").SPEC  # noqa: B018
             if (ROOT / "tests" / "sites" / f"oracles_{name}.py").exists():
                 out.append(name)
     return out
@@ -502,7 +502,7 @@ def measure(kind: str, urls: dict[str, str], task_ids: list[str], n: int, slow_m
 
 
 def sites_process(sites: list[str], conn) -> None:
-    from halo.sites.server import SitesServer
+    from real_local.server import SitesServer
 
     logging.disable(logging.WARNING)
     with SitesServer(sites) as urls:

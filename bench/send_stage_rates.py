@@ -51,9 +51,9 @@ async def main(a: argparse.Namespace) -> dict:
     from halo.policy.hf_backend import HFPolicy
     from halo.policy.modes import get_mode
     from halo.policy.tiny import build_tiny_model
-    from halo.sites.server import SitesServer
     from halo.tasks.families import family_task, get_family
     from halo.tasks.families.base import Finish
+    from real_local.server import SitesServer
 
     fam = get_family("gomail.send")
     mode = get_mode("tiny_text")

@@ -74,17 +74,17 @@ def _mutate(site: str, state: dict) -> None:
     elif site == "zilloft":
         state["filters"]["searchQuery"] = "Boston, MA"
     elif site == "dashdish":
-        from halo.sites.dashdish.state import cart_add
+        from real_local.dashdish.state import cart_add
         cart_add(state, "wingstop-1", "6 pc Wings", 1)
     elif site == "opendining":
         state["search"]["term"] = "Italian"
     elif site == "udriver":
-        from halo.sites.udriver.places import BY_ID
-        from halo.sites.udriver.state import materialize, set_locations
+        from real_local.udriver.places import BY_ID
+        from real_local.udriver.state import materialize, set_locations
         materialize(state)
         set_locations(state, BY_ID[201], BY_ID[723])
     elif site == "staynb":
-        from halo.sites.staynb.state import materialize
+        from real_local.staynb.state import materialize
         materialize(state)
         state["search"]["destination"] = "Rome, Italy"
     elif site == "marrisuite":
@@ -121,8 +121,8 @@ def latency(urls: dict[str, str], rounds: int, sites: tuple[str, ...]) -> dict:
 
 
 def memory_per_session(sites: tuple[str, ...], n: int = 300) -> dict:
-    from halo.sites.core import build_app
-    from halo.sites.server import load_spec
+    from real_local.core import build_app
+    from real_local.server import load_spec
 
     out = {}
     for site in sites:
@@ -261,7 +261,7 @@ def main() -> None:
     args = ap.parse_args()
     sites = tuple(args.sites)
 
-    from halo.sites.server import SitesServer
+    from real_local.server import SitesServer
 
     out = Path(args.out)
     res = json.loads(out.read_text()) if out.exists() and set(sites) != set(PAGES) else {}

@@ -25,10 +25,10 @@ BEFORE_COMMIT = "f7baa07"  # the last commit before the sites grew
 
 
 def counts() -> dict[str, int]:
-    from halo.sites.gocalendar.seed import seed as calendar_seed
-    from halo.sites.gomail.seed import seed as mail_seed
-    from halo.sites.omnizon.catalog import PRODUCTS
-    from halo.sites.zilloft.listings import LISTINGS
+    from real_local.gocalendar.seed import seed as calendar_seed
+    from real_local.gomail.seed import seed as mail_seed
+    from real_local.omnizon.catalog import PRODUCTS
+    from real_local.zilloft.listings import LISTINGS
 
     return {"gomail_emails": len(mail_seed()["email"]["emails"]),
             "gocalendar_events": len(calendar_seed()["calendar"]["events"]),
@@ -53,7 +53,7 @@ def main() -> None:
     import mail_calendar_bench as mc
     import shop_sites_bench as shop
 
-    from halo.sites.server import SitesServer
+    from real_local.server import SitesServer
 
     shops = ("omnizon", "zilloft")
     with SitesServer(("gomail", "gocalendar", *shops)) as urls:

@@ -29,9 +29,9 @@ async def run(args) -> dict:
 
     from halo.env.browser import BrowserPool
     from halo.env.env import BrowserEnv
-    from halo.sites import core
-    from halo.sites.server import SitesServer
     from halo.tasks.real import get_task
+    from real_local import core
+    from real_local.server import SitesServer
 
     ids = rt.task_order(SITES, args.episodes)
     driver_cls = rt.halo_driver_class()

@@ -14,8 +14,8 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Route
 
-from halo.sites.core import SessionStore, SiteSpec, collection_differences, detailed_diff, fresh_copy, session_of
-from halo.sites.server import SitesServer
+from real_local.core import SessionStore, SiteSpec, collection_differences, detailed_diff, fresh_copy, session_of
+from real_local.server import SitesServer
 
 
 def test_detailed_diff_reports_only_changes_at_their_paths():
@@ -156,7 +156,7 @@ def test_site_ports_are_held_from_the_pick_until_the_server_serves():
     leaves none of the other sites' ports bound."""
     import socket
 
-    from halo.sites.server import _servers
+    from real_local.server import _servers
 
     servers = _servers([TODO, dataclasses.replace(TODO, name="gomail")], "127.0.0.1", None, "warning")
     try:
@@ -202,7 +202,7 @@ def test_a_session_stores_at_most_its_bound_and_says_so_with_413():
     """Before: 120 posts of 1 MB to /submit on one cookie took the server from 81 to 197 MB, and GoMail's send
     stored 900 KB bodies (the next /finish: 105 MB in 4.2 s). Now what a session stores past its seed is bounded on
     every route at once; a request past the bound gets 413, stores nothing, and /finish stays small and fast."""
-    from halo.sites.core import MAX_SESSION_BYTES
+    from real_local.core import MAX_SESSION_BYTES
 
     with SitesServer([NOTES]) as urls, httpx.Client(base_url=urls["notes"]) as c:
         c.get("/config", params={"task_id": "v2.notes-1"}).raise_for_status()

@@ -10,10 +10,10 @@ import pytest
 from typer.testing import CliRunner
 
 from halo.cli import app
-from halo.errors import ConfigError, HaloError, PolicyError, SiteError
 from halo.config.files import load_yaml
 from halo.config.overrides import flags
 from halo.config.settings import build
+from halo.errors import ConfigError, HaloError, PolicyError, SiteError
 from halo.jobs.grpo import GRPOJob, check_grpo
 from halo.jobs.preflight import check_policy_server, check_runs_dir, check_sites_reachable, resolve_task_refs
 from halo.policy.modes import get_mode

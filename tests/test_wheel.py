@@ -2,7 +2,9 @@
 commands a new user runs first (``--version``, ``tasks``, ``serve-policy --dry-run``, a one-episode tiny eval).
 
 The fresh environment reuses this one's installed dependencies (a path entry, not the editable HALO) so that nothing
-is downloaded; the wheel itself is built from a copy of the sources with ``--no-build-isolation``.
+is downloaded; the wheels (HALO's and REAL-local's, which HALO depends on) are built from a copy of the sources with
+``--no-build-isolation``. tests/sites/test_real_local_wheel.py installs REAL-local's alone, with only its own
+dependencies.
 """
 
 from __future__ import annotations
@@ -19,7 +21,8 @@ import pytest
 import yaml
 
 ROOT = Path(__file__).resolve().parents[1]
-SOURCES = ("src", "configs", "pyproject.toml", "setup.py", "MANIFEST.in", "README.md", "LICENSE", "CHANGELOG.md")
+SOURCES = ("src", "configs", "pyproject.toml", "setup.py", "MANIFEST.in", "README.md", "LICENSE", "CHANGELOG.md",
+           "packages")
 
 
 def _run(args: list[str], cwd: Path, env: dict[str, str], timeout: float = 240) -> subprocess.CompletedProcess:
@@ -43,7 +46,9 @@ def installed(tmp_path_factory) -> tuple[Path, dict[str, str], Path]:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTHON", "VIRTUAL_ENV", "HALO_"))}
     _run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "--no-build-isolation", "-w", str(tmp / "dist"),
           str(src)], tmp, env)
-    wheel = next((tmp / "dist").glob("halo_agent-*.whl"))
+    _run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "--no-build-isolation", "-w", str(tmp / "dist"),
+          str(src / "packages" / "real-local")], tmp, env)  # REAL-local, the distribution HALO depends on
+    wheels = [next((tmp / "dist").glob("halo_agent-*.whl")), next((tmp / "dist").glob("real_local-*.whl"))]
     venv = tmp / "venv"
     _run([getattr(sys, "_base_executable", sys.executable), "-m", "venv", "--without-pip", str(venv)], tmp, env)
     py = venv / "bin" / "python"
@@ -51,7 +56,7 @@ def installed(tmp_path_factory) -> tuple[Path, dict[str, str], Path]:
                 .stdout.strip())
     # this environment's dependencies, read as a plain path (its editable HALO's .pth is not processed from there)
     (site / "deps.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")
-    _run([sys.executable, "-m", "pip", "--python", str(py), "install", "-q", "--no-deps", "--no-index", str(wheel)],
+    _run([sys.executable, "-m", "pip", "--python", str(py), "install", "-q", "--no-deps", "--no-index", *map(str, wheels)],
          tmp, env)
     work = tmp / "elsewhere"
     work.mkdir()
@@ -61,11 +66,12 @@ def installed(tmp_path_factory) -> tuple[Path, dict[str, str], Path]:
 
 def test_wheel_has_configs_license_and_types(installed):
     bin_dir, env, work = installed
-    r = _run([str(bin_dir / "python"), "-c", "import halo, pathlib, importlib.metadata as m; "
-              "p = pathlib.Path(halo.__file__).parent; print(p); "
-              "print(sorted(f.name for f in (p / 'configs').glob('*.yaml'))); print((p / 'py.typed').is_file()); "
-              "print(any('LICENSE' in str(f) for f in m.files('halo-agent'))); "
-              "print((p / 'sites' / 'hosted_tls' / 'cert.pem').is_file())"], work, env)
+    code = ("import halo, pathlib, importlib.metadata as m, real_local; "
+            "p = pathlib.Path(halo.__file__).parent; print(p); "
+            "print(sorted(f.name for f in (p / 'configs').glob('*.yaml'))); print((p / 'py.typed').is_file()); "
+            "print(any('LICENSE' in str(f) for f in m.files('halo-agent'))); "
+            "print((pathlib.Path(real_local.__file__).parent / 'hosted_tls' / 'cert.pem').is_file())")
+    r = _run([str(bin_dir / "python"), "-c", code], work, env)
     where, configs, typed, lic, tls = r.stdout.split("\n")[:5]
     assert tls == "True"  # route_hosted's certificate ships with the sites
     assert str(ROOT) not in where and "site-packages" in where  # the wheel, not the checkout

@@ -119,7 +119,7 @@ PAGE = """<!doctype html><html><head><title>Chaos mail</title></head><body><h1>C
 
 
 class ChaosSite:
-    """A tiny site speaking REAL's protocol (``halo.sites.core.build_app``) on loopback. ``hang_paths``: request
+    """A tiny site speaking REAL's protocol (``real_local.core.build_app``) on loopback. ``hang_paths``: request
     path prefixes that never get an answer (until the site stops), switchable at any time (e.g. {"/finish"})."""
 
     def __init__(self) -> None:
@@ -127,7 +127,7 @@ class ChaosSite:
         from starlette.responses import HTMLResponse
         from starlette.routing import Route
 
-        from halo.sites.core import SiteSpec, build_app
+        from real_local.core import SiteSpec, build_app
 
         def seed(task_id):
             return {"clicks": 0}

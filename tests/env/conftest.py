@@ -1,5 +1,5 @@
 """Fixtures for browser tests: static pages served by real HTTP servers on loopback, a shared browser pool, and a
-tiny site speaking REAL's protocol (halo.sites.core.build_app) for reset/finish/grading."""
+tiny site speaking REAL's protocol (real_local.core.build_app) for reset/finish/grading."""
 
 from __future__ import annotations
 
@@ -94,7 +94,7 @@ def _tiny_mail_spec():
     from starlette.responses import HTMLResponse, JSONResponse
     from starlette.routing import Route
 
-    from halo.sites.core import SiteSpec, collection_differences, session_of
+    from real_local.core import SiteSpec, collection_differences, session_of
 
     def seed(task_id):
         emails = {str(i): {"id": str(i), "from": "amazon@example.com" if i <= 4 else f"p{i}@example.com",
@@ -134,7 +134,7 @@ def _tiny_mail_spec():
 def tiny_mail_url():
     import uvicorn
 
-    from halo.sites.core import build_app
+    from real_local.core import build_app
 
     app = build_app(_tiny_mail_spec())
     cfg = uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning", access_log=False, lifespan="off")

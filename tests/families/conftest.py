@@ -23,7 +23,7 @@ def _importable(names: tuple[str, ...]) -> tuple[str, ...]:
     ok = []
     for n in names:
         try:
-            importlib.import_module(f"halo.sites.{n}").SPEC  # noqa: B018
+            importlib.import_module(f"real_local.{n}").SPEC  # noqa: B018
         except Exception as e:  # noqa: BLE001 - reported, and that site's family tests skip
             log.warning("REAL-local site %s does not import: %s", n, e)
         else:
@@ -33,7 +33,7 @@ def _importable(names: tuple[str, ...]) -> tuple[str, ...]:
 
 @pytest.fixture(scope="session")
 def family_site_urls() -> Any:
-    from halo.sites.server import SitesServer
+    from real_local.server import SitesServer
 
     server = SitesServer(_importable(("gomail", "gocalendar", "omnizon", "zilloft", "dashdish", "udriver",
                                       "opendining", "staynb", "marrisuite", "topwork", "networkin")))

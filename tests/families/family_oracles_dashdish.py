@@ -10,8 +10,8 @@ wrong-but-close episodes played in the browser.
 from __future__ import annotations
 
 from halo.env import actions as A
-from halo.sites.dashdish.menu import CUISINES, RESTAURANTS
 from halo.tasks.families.dashdish import default_size, dish, store_of
+from real_local.dashdish.menu import CUISINES, RESTAURANTS
 
 SEARCH = "Search DashDish"
 

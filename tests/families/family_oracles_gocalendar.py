@@ -13,8 +13,8 @@ from datetime import date, time, timedelta
 from typing import Any
 
 from halo.env import actions as A
-from halo.sites.gocalendar.timeutil import fmt_time, fmt_time_long, from_utc_iso, to_utc_iso, week_start
 from halo.tasks.families.gocalendar import EVENTS, WEEK, _busy, long_day
+from real_local.gocalendar.timeutil import fmt_time, fmt_time_long, from_utc_iso, to_utc_iso, week_start
 
 HOUR_PX = 48  # GoCalendar's grid: one hour is 48 px tall
 

@@ -13,8 +13,8 @@ from __future__ import annotations
 import datetime as dt
 
 from halo.env import actions as A
-from halo.sites.marrisuite.hotels import CITIES
 from halo.tasks.families.marrisuite import BY_ID
+from real_local.marrisuite.hotels import CITIES
 
 
 async def select(d, name: str, label: str) -> None:

@@ -10,8 +10,8 @@ episodes played in the browser.
 
 from __future__ import annotations
 
-from halo.sites.networkin.directory import BY_ID, COMPANY_BY_ID, EVENT_BY_ID, EVENTS
 from halo.tasks.families.networkin import CONNECTABLE, FEED_COMPANIES, POST_BY_ID
+from real_local.networkin.directory import BY_ID, COMPANY_BY_ID, EVENT_BY_ID, EVENTS
 
 
 def author(pid: str) -> str:

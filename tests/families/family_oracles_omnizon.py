@@ -10,8 +10,8 @@ wrong-but-close episodes played in the browser.
 from __future__ import annotations
 
 from halo.env import actions as A
-from halo.sites.omnizon.catalog import BY_ID
 from halo.tasks.families.omnizon import queries_for
+from real_local.omnizon.catalog import BY_ID
 
 SEARCH = "Search Omnizon"
 

@@ -10,9 +10,9 @@ a failure. ``BROWSER_NEAR_MISSES`` are wrong-but-close episodes played in the br
 from __future__ import annotations
 
 from halo.env import actions as A
-from halo.sites.opendining.restaurants import BY_ID
-from halo.sites.opendining.state import TODAY
 from halo.tasks.families.opendining import CONTACT_FIELDS, TERM_FIELD, explore_targets, people, times_of
+from real_local.opendining.restaurants import BY_ID
+from real_local.opendining.state import TODAY
 
 
 async def select(d, name: str, label: str) -> None:

@@ -12,8 +12,8 @@ from __future__ import annotations
 import datetime as dt
 
 from halo.env import actions as A
-from halo.sites.staynb.listings import BY_ID
 from halo.tasks.families.staynb import CARD_FIELDS, POPULAR, WHERE_FIELD, listings_of, where_typed
+from real_local.staynb.listings import BY_ID
 
 
 async def select(d, name: str, label: str) -> None:

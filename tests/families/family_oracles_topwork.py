@@ -12,9 +12,9 @@ from __future__ import annotations
 import datetime as dt
 
 from halo.env import actions as A
-from halo.sites.topwork.state import DURATIONS, HIRE_OPPORTUNITY, LEVELS, SIZES
-from halo.sites.topwork.talent import BY_ID, FREELANCERS
 from halo.tasks.families.topwork import OPEN_JOBS, REHIRE, UNREAD, Shortlist
+from real_local.topwork.state import DURATIONS, HIRE_OPPORTUNITY, LEVELS, SIZES
+from real_local.topwork.talent import BY_ID, FREELANCERS
 
 
 async def select(d, name: str, label: str) -> None:

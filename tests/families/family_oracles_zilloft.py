@@ -9,8 +9,8 @@ and expect a failure. ``BROWSER_NEAR_MISSES`` are wrong-but-close episodes playe
 from __future__ import annotations
 
 from halo.env import actions as A
-from halo.sites.zilloft.listings import BY_ID, LISTINGS, TYPE_LABELS
 from halo.tasks.families.zilloft import ME, POPULAR, day_text
+from real_local.zilloft.listings import BY_ID, LISTINGS, TYPE_LABELS
 
 HERO = "Enter an address, neighborhood, city, or ZIP code"
 
@@ -96,7 +96,7 @@ async def wrong_area(d, p):
 
 
 async def wrong_day(d, p):
-    from halo.sites.zilloft.state import tour_dates
+    from real_local.zilloft.state import tour_dates
 
     days = [x.isoformat() for x in tour_dates()]
     await tour(d, p, date=days[(days.index(p["date"]) + 1) % len(days)])

@@ -134,7 +134,7 @@ def test_families_are_paid_their_progress_not_novelty_or_milestones():
 def test_one_kind_of_family_across_sites():
     """``families/1@train``: every one-step family of every site (one kind of goal, one policy across sites);
     ``SITE.*/5+``: a site's REAL-like ones; an unknown difficulty or an empty choice is named."""
-    from halo.sites.ports import site_urls
+    from real_local.ports import site_urls
 
     urls = site_urls()
     one = resolve_family_spec("families/1@train:1", urls)

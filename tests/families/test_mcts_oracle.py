@@ -24,8 +24,8 @@ from halo.env import actions as A
 from halo.env.env import BrowserEnv
 from halo.policy.base import Completion, PolicyBackend
 from halo.policy.prompt import Prompt, tool_call_text
-from halo.rl.critic import PolicyCritic
 from halo.rl.config import MCTSSettings
+from halo.rl.critic import PolicyCritic, ProgressCritic
 from halo.rl.mcts import MCTSExplorer, sibling_groups, tree_record
 
 pytestmark = pytest.mark.browser
@@ -125,3 +125,26 @@ async def test_mcts_finds_the_oracle_solution_on_omnizon(families_pool, family_s
 async def test_mcts_finds_the_oracle_solution_on_every_site(name, oracles, index, families_pool, family_site_urls):
     d, result = await search_family(name, oracles, index, families_pool, family_site_urls)
     check_found(d, result)
+
+
+async def test_the_progress_critic_values_states_by_the_familys_own_checks(families_pool, family_site_urls):
+    """``critic: progress`` (what the tiny model searches with): no model call, each expanded state valued by the
+    family's progress there; on gocalendar.otherday the week reached is part of the way, and the search finds the oracle's
+    path with it. A REAL task (no family) gets no value from it."""
+    name, index = "gocalendar.otherday", 1
+    inst, task = family_env(families_pool, family_site_urls, name, index)
+    a = BrowserEnv(families_pool, max_steps=30, end_on_success=False)
+    b = BrowserEnv(families_pool, max_steps=30, branchable=True, end_on_success=False)
+    try:
+        d, _ = await play(a, task, CALENDAR[name], inst.params)
+        s = MCTSSettings(simulations=8, children=3, depth=len(d.actions) + 1, max_steps=len(d.actions) + 3, alpha=0.5)
+        critic = ProgressCritic()
+        result = await MCTSExplorer(b, OracleCandidates(d.actions, k=3, seed=index), task, s, critic=critic).run()
+    finally:
+        await a.close()
+        await b.close()
+    check_found(d, result)
+    values = {n.critic for n in result.root.walk() if n.expanded}
+    assert critic.answered == critic.asked > 0 and result.root.critic is not None
+    assert any(result.root.critic < v < 1.0 for v in values if v is not None), values  # the week reached: part-way
+    assert ProgressCritic().value_at(type("RealTask", (), {"family": ""})(), 0.5) is None

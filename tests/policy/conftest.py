@@ -6,9 +6,9 @@ from __future__ import annotations
 import os
 
 import pytest
+from policy_helpers import make_obs
 
 from halo.env.types import Observation
-from policy_helpers import make_obs
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")

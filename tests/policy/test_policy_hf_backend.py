@@ -6,11 +6,11 @@ from __future__ import annotations
 import hashlib
 
 import pytest
+from policy_helpers import make_obs
 
 from halo.policy.base import DecodingConfig
 from halo.policy.prompt import PromptConfig
 from halo.rl.forward import score
-from policy_helpers import make_obs
 
 pytestmark = [pytest.mark.ml, pytest.mark.usefixtures("one_torch_thread")]
 torch = pytest.importorskip("torch")

@@ -6,17 +6,17 @@ import json
 import shlex
 
 import pytest
+from policy_helpers import make_obs
 from typer.testing import CliRunner
 
 from halo.cli import app
 from halo.env import actions as A
+from halo.env.types import Element
 from halo.errors import ConfigError
 from halo.policy.modes import get_mode, load_modes, make_policy
 from halo.policy.openai_backend import OpenAIPolicy
 from halo.policy.recovery import Recovery
 from halo.policy.serve import vllm_command
-from policy_helpers import make_obs
-from halo.env.types import Element
 
 
 def test_the_four_modes_and_their_settings():

@@ -10,13 +10,13 @@ import socket
 
 import pytest
 from PIL import Image
+from policy_helpers import make_obs
 
 from halo.env import actions as A
 from halo.errors import PolicyError
 from halo.policy.base import DecodingConfig
 from halo.policy.openai_backend import OpenAIPolicy, ServerConfig
 from halo.policy.prompt import PromptConfig
-from policy_helpers import make_obs
 
 
 def client(url: str, **kw) -> OpenAIPolicy:

@@ -8,11 +8,11 @@ import json
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from policy_helpers import make_obs
 
 from halo.env import actions as A
 from halo.policy.parse import parse_action
 from halo.policy.prompt import tool_call_text
-from policy_helpers import make_obs
 
 OBS = make_obs()
 CLICK = A.LeftClick(x=500, y=300)

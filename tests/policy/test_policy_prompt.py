@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 from PIL import Image
+from policy_helpers import make_obs, screenshot
 
 from halo.policy.grammar import action_json_schema, tool_schemas
 from halo.policy.prompt import PromptConfig, build_prompt, smart_resize, tool_call_text
-from policy_helpers import make_obs, screenshot
 
 SNAPSHOTS = Path(__file__).parent / "snapshots"
 UPDATE = os.environ.get("HALO_UPDATE_SNAPSHOTS") == "1"

@@ -63,8 +63,8 @@ def test_the_tiny_tokenizer_trains_on_reals_records_only():
     """The sites' generated records (hundreds of products, homes, emails, events) stay out of the tokenizer's corpus:
     a seed's tiny model is the same whatever the sites generate around REAL's own data."""
     from halo.policy.tiny import _site_texts
-    from halo.sites.omnizon.catalog import CORE_PRODUCTS, PRODUCTS
-    from halo.sites.zilloft.listings import FIXED, LISTINGS
+    from real_local.omnizon.catalog import CORE_PRODUCTS, PRODUCTS
+    from real_local.zilloft.listings import FIXED, LISTINGS
 
     texts = set(_site_texts())
     assert len(PRODUCTS) > len(CORE_PRODUCTS) and len(LISTINGS) > len(FIXED)

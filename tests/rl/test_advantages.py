@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from halo.rl.advantages import (discounted_returns, frac_reward_zero_std, group_advantages, group_stats,
-                                step_advantages)
+from halo.rl.advantages import discounted_returns, frac_reward_zero_std, group_advantages, group_stats, step_advantages
 
 
 def test_dr_grpo_is_reward_minus_mean_without_std():

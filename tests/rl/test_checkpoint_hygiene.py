@@ -62,9 +62,8 @@ def test_a_resume_names_only_what_changed_even_where_the_record_holds_tuples(tmp
     and a changed --lr was said nowhere on the console; now settings compare as the file holds them, and each
     changed value is one line (setup_grpo prints them)."""
     from halo.rl.checkpoint import changed_leaves, config_changes
-    from halo.rl.config import LoRASettings, OptimSettings
+    from halo.rl.config import GRPOSettings, LoRASettings, OptimSettings
     from halo.rl.grpo import settings_record
-    from halo.rl.config import GRPOSettings
 
     run = RunDir(tmp_path, "r")
     first = {"command": "train grpo", **settings_record(GRPOSettings(), LoRASettings(), OptimSettings(lr=1e-6)),

@@ -62,8 +62,9 @@ def test_an_exception_without_a_message_still_says_what_and_where():
 def test_the_browser_advice_names_the_commands_own_flags():
     """Before: GRPO's stop message advised --parallel, a flag `halo train grpo` did not take; it takes it now
     (grpo.parallel) and the message names it."""
-    from halo.cli import app
     from typer.testing import CliRunner
+
+    from halo.cli import app
 
     rep = error_report([_ep(0, "the browser died"), _ep(1, "the browser died")])
     with pytest.raises(RunUnhealthy) as e:

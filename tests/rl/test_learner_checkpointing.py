@@ -65,8 +65,8 @@ def test_auto_turns_it_on_by_model_size(tiny_model, monkeypatch):
 
 
 def test_checkpointing_setting_is_read_from_rl_config():
-    from halo.errors import ConfigError
     from halo.config.overrides import Override
+    from halo.errors import ConfigError
     from halo.rl.config import load_rl_config
 
     cfg = load_rl_config(None)

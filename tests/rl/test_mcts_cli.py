@@ -10,8 +10,8 @@ import pytest
 from typer.testing import CliRunner
 
 from halo.cli import app
-from halo.errors import ConfigError
 from halo.config.overrides import Override
+from halo.errors import ConfigError
 from halo.rl.config import build_rl_config, load_rl_config
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -22,7 +22,9 @@ ROOT = Path(__file__).resolve().parents[2]
                                           (["--alpha", "2"], "mcts.alpha must be <= 1, got 2"),
                                           (["--restore", "teleport"],
                                            "mcts.restore must be 'auto', 'fork' or 'replay'"),
-                                          (["--critic", "same"], "can only answer with actions")])
+                                          (["--critic", "same"], "can only answer with actions"),
+                                          (["--critic", "progress", "--tasks", "v2.gomail-1"],
+                                           "critic 'progress' reads a task family's own checks")])
 def test_bad_input_exits_before_any_run(args, message, tmp_path):
     res = CliRunner().invoke(app, ["train", "mcts", "--runs-dir", str(tmp_path), *args])
     assert res.exit_code == 2 and message in " ".join(res.output.split()), res.output

@@ -52,10 +52,10 @@ def test_the_rollout_sets_the_envs_capture_budget_from_the_policys_prompt():
 def test_family_steps_caps_an_episode_at_what_its_family_needs():
     """grpo.family_steps: a one-step family's episode is one decision even where max_steps allows ten (a ladder's
     low rungs stay short); a 5+-step family gets its ten; without the flag max_steps alone bounds it."""
+    from policy_helpers import make_obs
+
     from halo.rl.rollout import run_episode
     from halo.tasks.families import get_family
-
-    from policy_helpers import make_obs
 
     class Env:
         max_steps = 20

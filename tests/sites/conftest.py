@@ -22,12 +22,12 @@ log = logging.getLogger(__name__)
 # ---------------------------------------------------------------- REAL-local server
 def importable_sites() -> tuple[str, ...]:
     """REAL-local sites whose package imports (a site being written elsewhere must not break these tests)."""
-    from halo.sites.ports import SITE_NAMES
+    from real_local.ports import SITE_NAMES
 
     ok = []
     for name in SITE_NAMES:
         try:
-            importlib.import_module(f"halo.sites.{name}").SPEC  # noqa: B018
+            importlib.import_module(f"real_local.{name}").SPEC  # noqa: B018
             ok.append(name)
         except Exception as e:  # noqa: BLE001 - reported, and that site's tests skip
             log.warning("REAL-local site %s does not import: %s", name, e)
@@ -36,7 +36,7 @@ def importable_sites() -> tuple[str, ...]:
 
 @pytest.fixture(scope="session")
 def sites_server():
-    from halo.sites.server import SitesServer
+    from real_local.server import SitesServer
 
     server = SitesServer(importable_sites())
     server.start()

@@ -10,8 +10,8 @@ import pytest
 from _shop_helpers import HttpEpisode
 from oracle_suite import http_suite
 
-from halo.sites.dashdish import state as st
-from halo.sites.dashdish.menu import DISHES, search
+from real_local.dashdish import state as st
+from real_local.dashdish.menu import DISHES, search
 
 
 def order(ep: HttpEpisode, *lines: tuple[str, str, int], place: bool = True, **choices: str) -> dict | None:

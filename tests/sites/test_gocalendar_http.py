@@ -15,10 +15,10 @@ import pytest
 from site_helpers import site_url
 from test_gomail_http import server_ms
 
-from halo.sites.gocalendar import planner as pl
-from halo.sites.gocalendar.seed import seed
-from halo.sites.gocalendar.timeutil import from_utc_iso, parse_date, parse_time, to_utc_iso
 from halo.tasks.real import get_task, grade
+from real_local.gocalendar import planner as pl
+from real_local.gocalendar.seed import seed
+from real_local.gocalendar.timeutil import from_utc_iso, parse_date, parse_time, to_utc_iso
 
 
 @pytest.fixture(scope="module")
@@ -231,7 +231,7 @@ def _final(c: httpx.Client) -> dict:
     ("day", date(2024, 7, 22), date(2024, 7, 22)),
 ])
 def test_create_starts_today_when_the_view_shows_it(view, shown, want):
-    from halo.sites.gocalendar.routes import _range, default_date
+    from real_local.gocalendar.routes import _range, default_date
 
     assert default_date(view, shown, _range(view, shown)[2]) == want
 
@@ -253,7 +253,7 @@ REAL_EVENTS_SHA = "19372b6a5f974dce6c48d8c84bc88a22b530891e72fdd7a815b7a6d297b0d
 def test_the_calendar_is_at_a_real_ones_scale_and_deterministic():
     import hashlib
 
-    from halo.sites.gocalendar.gendata import span
+    from real_local.gocalendar.gendata import span
 
     st = seed()
     ev = pl.events(st)

@@ -8,7 +8,7 @@ from datetime import timedelta
 
 import pytest
 
-from halo.sites.gocalendar.timeutil import from_utc_iso
+from real_local.gocalendar.timeutil import from_utc_iso
 
 pytestmark = pytest.mark.browser
 

@@ -19,9 +19,9 @@ import httpx
 import pytest
 from site_helpers import site_url
 
-from halo.sites.gomail import mailbox as mb
-from halo.sites.gomail.seed import seed
 from halo.tasks.real import get_task, grade
+from real_local.gomail import mailbox as mb
+from real_local.gomail.seed import seed
 
 
 @pytest.fixture(scope="module")
@@ -269,7 +269,7 @@ def test_halo_sites_command_serves_and_prints_urls():
 def test_halo_sites_rejects_unknown_site():
     r = subprocess.run([HALO, "sites", "--site", "gmail"], check=False, capture_output=True, text=True,
                        timeout=30)
-    assert r.returncode == 2 and "no REAL-local site 'gmail'" in r.stdout
+    assert r.returncode == 2 and "no REAL-local site 'gmail'" in r.stderr
 
 
 def test_known_weak_scripts_accept_wrong_states(url, site_urls):

@@ -17,9 +17,9 @@ import jmespath
 import pytest
 from site_helpers import site_url
 
-from halo.sites.gomail import mailbox as mb
-from halo.sites.gomail.seed import GENERATED, REAL_EMAILS, contacts, seed
 from halo.tasks.real import get_task, grade
+from real_local.gomail import mailbox as mb
+from real_local.gomail.seed import GENERATED, REAL_EMAILS, contacts, seed
 
 # The Inbox's first page before the mailbox grew (REAL's 50 newest), which the families and REAL's goals name.
 REAL_PAGE1 = ["46", "48", "47", *[str(i) for i in range(45, 0, -1) if i != 31], "49", "50", "52"]  # 31: sent

@@ -1,4 +1,4 @@
-"""agisdk's own env on REAL-local through one switch (``halo.sites.hosted.route_hosted``): REAL's hosted origins are
+"""agisdk's own env on REAL-local through one switch (``real_local.hosted.route_hosted``): REAL's hosted origins are
 answered by REAL-local inside the browser, the page keeps its hosted URL, and agisdk grades as it grades the hosted
 sites (an oracle SUCCESS, a no-op FAILURE)."""
 
@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from halo.sites.hosted import HostedProxy, hosted_site, route_hosted
+from real_local.hosted import HostedProxy, hosted_site, route_hosted
 
 ROOT = Path(__file__).resolve().parents[2]
 GOMAIL = "https://real-gomail-1glk4rtaf-real-sites.vercel.app"
@@ -68,7 +68,7 @@ async def test_a_browser_reaches_real_local_at_the_hosted_url(site_urls):
             page = await ctx.new_page()
             await page.goto(GOMAIL + "//config?run_id=0&task_id=v2.gomail-1&latency=0")  # agisdk's doubled slash
             await page.goto(GOMAIL + "/finish")
-            state = json.loads(re.search(r"<pre>(.*)</pre>", await page.content(), re.S).group(1))
+            state = json.loads(re.search(r"<pre>(.*)</pre>", await page.content(), re.DOTALL).group(1))
             assert page.url == GOMAIL + "/finish" and state["config"]["task_id"] == "v2.gomail-1"
             assert proxy.served >= 1
             with pytest.raises(Exception):
@@ -95,3 +95,40 @@ def test_agisdks_env_made_as_its_harness_makes_it_grades_real_local(site_urls):
     assert good["success"] and good["url"].startswith("https://real-gomail-"), good
     assert not noop["success"] and noop["error"] is None, noop
     assert proxy.served >= 2
+
+
+@pytest.mark.browser
+def test_offline_is_the_one_switch_serving_and_routing_together():
+    """``real_local.hosted.offline()``: REAL-local started and the hosted origins routed to it in one block, with
+    Playwright's sync API as agisdk's env uses it; a site left out of ``sites`` is not reachable."""
+    from playwright.sync_api import sync_playwright
+
+    from halo.env.browser import find_chromium
+    from real_local.hosted import offline
+
+    exe, _ = find_chromium()
+    with offline(["gomail"]) as urls, sync_playwright() as pw:
+        assert list(urls) == ["gomail"]
+        browser = pw.chromium.launch(executable_path=exe, headless=True)
+        page = browser.new_context().new_page()
+        page.goto(GOMAIL + "/config?run_id=0&task_id=v2.gomail-3&latency=0")
+        page.goto(GOMAIL + "/finish")
+        state = json.loads(re.search(r"<pre>(.*)</pre>", page.content(), re.DOTALL).group(1))
+        assert state["config"]["task_id"] == "v2.gomail-3"
+        with pytest.raises(Exception):
+            page.goto("https://real-opendining.vercel.app/", timeout=5000)  # not served in this block
+        browser.close()
+
+
+def test_real_locals_task_index_is_agisdks_v2_list():
+    """``real-local tasks`` reads REAL-local's own index (no agisdk needed): the same ids, sites, goals and hosted
+    URLs as agisdk 0.3.5's v2 task files."""
+    from halo.tasks.real import _load, all_task_ids
+    from real_local.tasks import v2_tasks
+
+    ours = {t.id: t for t in v2_tasks()}
+    assert sorted(ours) == sorted(all_task_ids("v2"))
+    for tid, t in ours.items():
+        real = _load(tid)
+        assert (t.goal, t.hosted_url) == (real.get_goal(), real.get_start_url()), tid
+        assert t.site == tid.split(".", 1)[1].rsplit("-", 1)[0]

@@ -1,4 +1,4 @@
-"""REAL-local's procedural photos (``halo.sites.imagery``): deterministic per seed, different across seeds and
+"""REAL-local's procedural photos (``real_local.imagery``): deterministic per seed, different across seeds and
 products, photo-like (shaded, not flat), every kind drawable, cached in memory and on disk."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from halo.sites.imagery import cache, houses, products
+from real_local.imagery import cache, houses, products
 
 
 @pytest.fixture
@@ -33,8 +33,8 @@ def test_same_seed_same_bytes_other_seed_other_picture(no_cache):
 
 def test_two_products_pictures_differ():
     """Two Omnizon products (a laptop and a phone) get different photos, and each is served as a JPEG."""
-    from halo.sites.omnizon.art import kind, photo
-    from halo.sites.omnizon.catalog import BY_ID
+    from real_local.omnizon.art import kind, photo
+    from real_local.omnizon.catalog import BY_ID
 
     laptop, phone = BY_ID["300"], BY_ID["22"]
     assert (kind(laptop), kind(phone)) == ("laptop", "phone")

@@ -1,4 +1,4 @@
-"""The hotel, portrait and logo pictures of ``halo.sites.imagery`` (issue 46): deterministic per seed, different
+"""The hotel, portrait and logo pictures of ``real_local.imagery`` (issue 46): deterministic per seed, different
 across seeds, photo-like (many colours, shading), cached; served by MarriSuite and TopWork as JPEG with a long cache
 lifetime, 404 for what does not exist."""
 
@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from halo.sites.imagery import cache, hotels, people
+from real_local.imagery import cache, hotels, people
 
 
 @pytest.fixture

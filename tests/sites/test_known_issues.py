@@ -1,4 +1,4 @@
-"""REAL's graders with known problems (src/halo/sites/known_issues.yaml): every entry a real agisdk task with a
+"""REAL's graders with known problems (packages/real-local/src/real_local/known_issues.yaml): every entry a real agisdk task with a
 valid kind and its texts, the four reported cases named, a bad entry refused with its id, and `halo tasks
 --known-issues` printing one line per entry."""
 
@@ -12,7 +12,7 @@ import yaml
 from typer.testing import CliRunner
 
 from halo.cli import app
-from halo.sites import known_issues as ki
+from real_local import known_issues as ki
 
 REPORTED = ("staynb-5", "gocalendar-7", "topwork-1", "gocalendar-11")
 

@@ -10,9 +10,9 @@ import pytest
 from _shop_helpers import HttpEpisode
 from oracle_suite import http_suite
 
-from halo.sites.marrisuite import state as st
-from halo.sites.marrisuite.hotels import BY_ID
-from halo.sites.marrisuite.hotels import search as find
+from real_local.marrisuite import state as st
+from real_local.marrisuite.hotels import BY_ID
+from real_local.marrisuite.hotels import search as find
 
 
 def search(ep: HttpEpisode, dest: str, checkin: str = "", checkout: str = "", rooms: int = 1,

@@ -10,8 +10,8 @@ import pytest
 from _shop_helpers import HttpEpisode
 from oracle_suite import http_suite
 
-from halo.sites.networkin import state as st
-from halo.sites.networkin.directory import BY_ID, COMPANY_BY_ID, EVENT_BY_ID, search_people
+from real_local.networkin import state as st
+from real_local.networkin.directory import BY_ID, COMPANY_BY_ID, EVENT_BY_ID, search_people
 
 
 # ---------------------------------------------------------------- what a browser sends

@@ -7,9 +7,9 @@ import json
 
 import pytest
 
-from halo.sites.omnizon import generated
-from halo.sites.omnizon import state as st
-from halo.sites.omnizon.catalog import BY_ID, CATEGORIES, CORE_PRODUCTS, PAGE_SIZE, PRODUCTS, search
+from real_local.omnizon import generated
+from real_local.omnizon import state as st
+from real_local.omnizon.catalog import BY_ID, CATEGORIES, CORE_PRODUCTS, PAGE_SIZE, PRODUCTS, search
 
 
 @pytest.mark.parametrize("pid,words", [

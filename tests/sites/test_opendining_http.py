@@ -9,8 +9,8 @@ from concurrent.futures import ThreadPoolExecutor
 from _shop_helpers import HttpEpisode
 from oracle_suite import http_suite
 
-from halo.sites.opendining import state as st
-from halo.sites.opendining.restaurants import RESTAURANTS, search, slots
+from real_local.opendining import state as st
+from real_local.opendining.restaurants import RESTAURANTS, search, slots
 
 ID = {r.name: r.id for r in RESTAURANTS}
 TODAY = "2024-07-18"

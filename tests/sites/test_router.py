@@ -1,4 +1,4 @@
-"""REAL-local's client-side navigation (``halo/sites/router.js``): links and forms swap the page inside one document,
+"""REAL-local's client-side navigation (``real_local/router.js``): links and forms swap the page inside one document,
 as REAL's single-page sites do, and the env sees each swapped page as a page of its own."""
 
 from __future__ import annotations
@@ -8,8 +8,8 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse
 from starlette.routing import Route
 
-from halo.sites.core import SiteSpec, read_form
-from halo.sites.server import SitesServer
+from real_local.core import SiteSpec, read_form
+from real_local.server import SitesServer
 
 pytestmark = pytest.mark.browser
 

@@ -123,7 +123,7 @@ async def test_buy_now_checks_out_that_item_alone(run_episode):
 
 
 async def test_an_empty_tour_form_says_what_to_fill_in(run_episode):
-    from halo.sites.zilloft.listings import BY_ID
+    from real_local.zilloft.listings import BY_ID
 
     async def empty(d):
         await d.click("link", BY_ID["90801"].full_address, exact=True)

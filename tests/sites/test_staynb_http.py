@@ -12,8 +12,8 @@ import pytest
 from _shop_helpers import HttpEpisode
 from oracle_suite import http_suite
 
-from halo.sites.staynb import state as st
-from halo.sites.staynb.listings import BY_ID, LISTINGS, resolve, search
+from real_local.staynb import state as st
+from real_local.staynb.listings import BY_ID, LISTINGS, resolve, search
 
 
 def show(ep: HttpEpisode, dest: str, checkin: str = "", checkout: str = "", amenities: tuple[str, ...] = (),

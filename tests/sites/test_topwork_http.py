@@ -13,8 +13,8 @@ import pytest
 from _shop_helpers import HttpEpisode
 from oracle_suite import http_suite
 
-from halo.sites.topwork import state as st
-from halo.sites.topwork.talent import BY_ID, search
+from real_local.topwork import state as st
+from real_local.topwork.talent import BY_ID, search
 
 
 # ---------------------------------------------------------------- what a browser sends

@@ -9,8 +9,8 @@ from concurrent.futures import ThreadPoolExecutor
 from _shop_helpers import HttpEpisode
 from oracle_suite import http_suite
 
-from halo.sites.udriver import state as st
-from halo.sites.udriver.places import BY_ID, PLACES, fare, find_places
+from real_local.udriver import state as st
+from real_local.udriver.places import BY_ID, PLACES, fare, find_places
 
 NAME = {p.name: p.id for p in PLACES}
 

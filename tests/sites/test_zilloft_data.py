@@ -7,8 +7,8 @@ import re
 
 import pytest
 
-from halo.sites.zilloft import state as st
-from halo.sites.zilloft.listings import BY_ID, LISTINGS, search
+from real_local.zilloft import state as st
+from real_local.zilloft.listings import BY_ID, LISTINGS, search
 
 
 def test_each_task_has_answers_and_near_misses():
@@ -68,7 +68,7 @@ MAIN = ("Boston", "San Francisco", "San Jose", "Sacramento", "Los Angeles", "Lon
 def test_hundreds_of_homes_dozens_per_city_and_type():
     from collections import Counter
 
-    from halo.sites.zilloft.listings import CITIES, FIXED
+    from real_local.zilloft.listings import CITIES, FIXED
 
     assert len(LISTINGS) == 800 and LISTINGS[:48] == FIXED
     assert len({h.id for h in LISTINGS}) == len({h.street for h in LISTINGS}) == 800
@@ -82,7 +82,7 @@ def test_hundreds_of_homes_dozens_per_city_and_type():
 
 
 def test_generation_is_deterministic_from_its_seed():
-    from halo.sites.zilloft.listings import FIXED, SEED, generate
+    from real_local.zilloft.listings import FIXED, SEED, generate
 
     assert generate(SEED, FIXED) == LISTINGS[48:]
     other = generate(SEED + 1, FIXED)
@@ -106,7 +106,7 @@ def test_prices_and_sizes_are_plausible_per_city():
 
 def test_generated_addresses_keep_reals_scripts_and_searches_right():
     """Only condos read as apartments to zilloft_2 (Unit/APT); no street puts a home in another place's search."""
-    from halo.sites.zilloft.listings import CITIES, STATE_NAMES
+    from real_local.zilloft.listings import CITIES, STATE_NAMES
 
     for h in LISTINGS[48:]:
         flat = re.search(r"\b(unit|apt)\b", h.street, re.IGNORECASE)
@@ -127,7 +127,7 @@ def test_a_city_name_finds_that_city_and_a_region_its_cities():
 
 
 def test_sorts_order_and_pages_cover_every_result():
-    from halo.sites.zilloft.listings import PAGE_SIZE, SORTS, page_of
+    from real_local.zilloft.listings import PAGE_SIZE, SORTS, page_of
 
     homes = search("California")
     assert len(homes) > 10 * PAGE_SIZE

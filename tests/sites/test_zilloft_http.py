@@ -285,9 +285,9 @@ def test_every_header_and_footer_link_leads_to_a_page_of_its_own(urls):
 
 
 def test_popular_searches_are_a_real_sites_list_not_the_task_regions(urls):
-    from halo.sites.zilloft.listings import search
-    from halo.sites.zilloft.routes import POPULAR_SEARCHES
     from halo.tasks.families.zilloft import POPULAR
+    from real_local.zilloft.listings import search
+    from real_local.zilloft.routes import POPULAR_SEARCHES
 
     assert set(POPULAR) < set(POPULAR_SEARCHES) and list(POPULAR_SEARCHES) == sorted(POPULAR_SEARCHES)
     assert len(POPULAR_SEARCHES) >= 2 * len(POPULAR)
@@ -336,7 +336,7 @@ def _prices(page: str) -> list[int]:
 
 
 def test_results_page_and_sort(urls):
-    from halo.sites.zilloft.listings import search as find
+    from real_local.zilloft.listings import search as find
 
     total = len(find("California"))
     with HttpEpisode(urls["zilloft"], "v2.zilloft-23") as ep:
@@ -377,14 +377,14 @@ def test_filters_are_zillows_dropdowns(urls):
                                                  "maxPrice": "900k"}).text
         assert 'aria-label="Home Type: 2 types"' in page and 'aria-label="Price: Up to $900K"' in page
         assert ep.finish()["initialfinaldiff"]["added"]["filters"]["homeTypes"] == {"0": "Townhouse", "1": "Condo"}
-        from halo.sites.zilloft.listings import search as find
+        from real_local.zilloft.listings import search as find
 
         want = find("Boston, MA", max_price=900_000, home_types=("Townhouse", "Condo"))
         assert f"{len(want)} results" in page and set(_cards(page)) == {h.id for h in want[:24]}
 
 
 def test_exact_match_is_max_equal_to_min_in_the_state(urls):
-    from halo.sites.zilloft.listings import search as find
+    from real_local.zilloft.listings import search as find
 
     with HttpEpisode(urls["zilloft"], "v2.zilloft-10") as ep:
         page = search(ep, "Los Angeles", minBeds=3, bedsExact=1, minBaths=2, bathsExact=1)

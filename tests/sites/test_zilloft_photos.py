@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from halo.sites.zilloft import photos
-from halo.sites.zilloft.listings import BY_ID
+from real_local.zilloft import photos
+from real_local.zilloft.listings import BY_ID
 
 
 def _img(data: bytes) -> np.ndarray:

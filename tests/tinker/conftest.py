@@ -19,7 +19,7 @@ def tiny_dir(tiny_model):
 
 @pytest.fixture(scope="session")
 def site_urls():
-    from halo.sites.server import SitesServer
+    from real_local.server import SitesServer
 
     with SitesServer(["gomail"]) as urls:
         yield urls

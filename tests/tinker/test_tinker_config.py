@@ -143,7 +143,7 @@ def cli() -> typer.Typer:
 
 def test_cli_without_key_fails_before_sites_or_browsers(monkeypatch, tmp_path):
     from halo.env.browser import BrowserPool
-    from halo.sites.server import SitesServer
+    from real_local.server import SitesServer
 
     started = []
     monkeypatch.setattr(SitesServer, "start", lambda self: started.append("sites"))
@@ -182,7 +182,7 @@ def test_unreachable_service_fails_before_sites_or_browsers(monkeypatch, tmp_pat
     import socket
 
     from halo.env.browser import BrowserPool
-    from halo.sites.server import SitesServer
+    from real_local.server import SitesServer
 
     with socket.socket() as s:  # a loopback port nobody listens on
         s.bind(("127.0.0.1", 0))

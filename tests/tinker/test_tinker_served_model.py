@@ -334,7 +334,7 @@ def cli() -> typer.Typer:
 @pytest.fixture
 def nothing_starts(monkeypatch):
     from halo.env.browser import BrowserPool
-    from halo.sites.server import SitesServer
+    from real_local.server import SitesServer
 
     started = []
     monkeypatch.setattr(SitesServer, "start", lambda self: started.append("sites"))

@@ -16,9 +16,9 @@ from pathlib import Path
 
 import httpx
 import pytest
+from policy_helpers import make_obs
 
 from halo.env.types import Element
-from policy_helpers import make_obs
 
 pytestmark = [pytest.mark.vllm, pytest.mark.ml]
 ROOT = Path(__file__).resolve().parents[2]

@@ -77,8 +77,8 @@ def check_url(name: str, url: str, path: str, fix: str) -> Check:
 def check_local_sites() -> Check:
     import httpx
 
-    from halo.sites.server import SitesServer
     from halo.tasks.types import LOCAL_SITES
+    from real_local.server import SitesServer
 
     ok = []
     with SitesServer(LOCAL_SITES) as urls:

@@ -22,7 +22,7 @@ def register(app: typer.Typer) -> None:
         known_issues: bool = typer.Option(False, "--known-issues", help="one line per task whose REAL grader is "
                                           "loose, strict, contradicts its goal, is empty, hard-codes a date or "
                                           "met a hosted-site bug (v1 and v2; --site filters; "
-                                          "src/halo/sites/known_issues.yaml has the details)"),
+                                          "packages/real-local/src/real_local/known_issues.yaml has the details)"),
     ) -> None:
         """List REAL tasks (default: v2), counted by site, or one per line with --goals; --families lists the task
         families instead (with --goals, a sample goal of each); --known-issues REAL's graders with known problems."""
@@ -64,23 +64,16 @@ def register(app: typer.Typer) -> None:
 
 
 def _known_issues(site: str | None) -> None:
-    """``v2.staynb-13  strict  <what the script checks>``: plain lines, for people and for grep/awk alike."""
-    from halo.sites.known_issues import KnownIssuesError, load
+    """``v2.staynb-13  strict  <what the script checks>``: plain lines (``real-local tasks --known-issues``)."""
+    from real_local.cli import known_issue_lines
 
     try:
-        issues = load()
-    except KnownIssuesError as e:
-        Console(stderr=True).print(f"[red]error:[/red] {e}", highlight=False, markup=True)
+        lines = known_issue_lines(site)
+    except ValueError as e:  # a bad entry (KnownIssuesError) or a site with no known issue
+        typer.echo(f"error: {e}", err=True)
         raise typer.Exit(2) from None
-    if site:
-        issues = [i for i in issues if i.task.rsplit("-", 1)[0] == site]
-        if not issues:
-            Console(stderr=True).print(f"[red]error:[/red] no known grader issues on site {site!r}", highlight=False)
-            raise typer.Exit(2)
-    wid = max(len(i.id) for i in issues)
-    wkind = max(len("+".join(i.kinds)) for i in issues)
-    for i in issues:
-        typer.echo(f"{i.id:<{wid}}  {'+'.join(i.kinds):<{wkind}}  {i.short}")
+    for line in lines:
+        typer.echo(line)
 
 
 def _families(console: Console, site: str | None, goals: bool) -> None:

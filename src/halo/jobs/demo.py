@@ -71,8 +71,8 @@ async def run_demo(cfg: DemoConfig, *, log: Callable[[str], None] = print, progr
     from halo.jobs.grpo import GRPOJob, setup_grpo, train_grpo
     from halo.report.html import build_report
     from halo.runtime.runs import RunDir
-    from halo.sites.server import SitesServer
     from halo.tasks.resolve import resolve_tasks
+    from real_local.server import SitesServer
 
     t0 = time.perf_counter()
     from halo.policy.tiny import ensure_tiny_model

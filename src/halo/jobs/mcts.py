@@ -58,11 +58,14 @@ class MCTSJob:
 
 
 def make_critic(name: str, sampler: Any, modes_file: str | None = None) -> Any:
-    """``none``: no critic; ``same``: the sampling policy critiques itself; else a mode's policy does."""
-    from halo.rl.critic import PolicyCritic
+    """``none``: no critic; ``progress``: a task family's own checks; ``same``: the sampling policy critiques itself;
+    else a mode's policy does."""
+    from halo.rl.critic import PolicyCritic, ProgressCritic
 
     if name == "none":
         return None
+    if name == "progress":
+        return ProgressCritic()
     if name == "same":
         return PolicyCritic(sampler)
     from halo.policy.modes import get_mode, make_policy
@@ -73,8 +76,8 @@ def make_critic(name: str, sampler: Any, modes_file: str | None = None) -> Any:
 def ray_critic(name: str, modes_file: str | None = None) -> Any:
     """The critic as ``RayRollouts`` takes it (checked at the door): None, ``"same"``, or the critic's mode (an hf
     mode is hosted by its own policy actor, an openai mode's server is called from the workers)."""
-    if name in ("none", "same"):
-        return None if name == "none" else "same"
+    if name in ("none", "same", "progress"):
+        return None if name == "none" else name
     from halo.policy.modes import get_mode
 
     mode = get_mode(name, modes_file)
@@ -138,6 +141,14 @@ async def setup_mcts(job: MCTSJob) -> MCTSSetup:
     if critic_name == "same" and mode.decoding_config().constrained:
         raise ConfigError(f"critic 'same': mode {mode.name} decodes under the action grammar and can only answer "
                           f"with actions; use --critic none or a mode that can reply in words (gpt_baseline)")
+    if critic_name == "progress":  # the family's own checks: REAL's tasks and plain pages have none
+        from halo.tasks.families import is_family_spec
+
+        other = [t for t in job.tasks if t.strip() and not is_family_spec(t.strip())]
+        if other:
+            raise ConfigError(f"critic 'progress' reads a task family's own checks, and {', '.join(other[:3])} "
+                              f"{'is' if len(other) == 1 else 'are'} not a family; use task families "
+                              f"(gocalendar.otherday@train) or --critic none / a mode that judges in words")
     timeout_s = search_timeout(cfg.mcts, cfg.mcts_job.search_timeout_s)
     rcritic = ray_critic(critic_name, job.modes_file) if job.ray is not None else None
     if job.ray is not None and mode.backend not in ("hf", "openai"):

@@ -58,10 +58,10 @@ def _site_texts() -> list[str]:
     Only the records REAL's own data has (56 emails, 22 events, 61 products, 48 homes), not the hundreds generated
     around them: the tokenizer (and so a seed's tiny model) stays the one the learning checks measured as the sites
     grow (same vocabulary as before they did, checked), and the goals' words keep their tokens."""
-    from halo.sites.gocalendar.seed import real_events
-    from halo.sites.gomail.seed import REAL_EMAILS
-    from halo.sites.omnizon.catalog import CORE_PRODUCTS
-    from halo.sites.zilloft.listings import FIXED
+    from real_local.gocalendar.seed import real_events
+    from real_local.gomail.seed import REAL_EMAILS
+    from real_local.omnizon.catalog import CORE_PRODUCTS
+    from real_local.zilloft.listings import FIXED
 
     out = []
     for e in REAL_EMAILS.values():

@@ -220,7 +220,8 @@ class DPOSettings:
 class MCTSJobSettings:
     """The MCTS job's own keys of the ``mcts`` section."""
 
-    critic: str = "none"  # none | same | the name of a mode (configs/modes.yaml), e.g. gpt_baseline
+    # none | progress (a task family's own checks: the tiny model's) | same | a mode's name (modes.yaml), e.g. gpt_baseline
+    critic: str = "none"
     checkpoint_every: AtLeast1 = 5
     search_timeout_s: NonNegative = 0.0  # --ray: one search's deadline on a worker (0: the time budget + 10 min)
 

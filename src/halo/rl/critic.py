@@ -1,5 +1,6 @@
 """The critic of MCTS (Agent Q's AI self-critique): a progress estimate in [0, 1] for a state, asked of any policy
-backend (the same model, or ``gpt_baseline``) with the goal, the screenshot and the candidate actions.
+backend (the same model, or ``gpt_baseline``) with the goal, the screenshot and the candidate actions; or, on task
+families, the site's own progress (``ProgressCritic``).
 
 A reply without a number in [0, 1] (or a percentage) is no estimate: ``value`` returns None and the search uses its
 own Q alone for that state. A random-weight model answers with actions, not numbers: run it with ``critic: none``.
@@ -31,6 +32,27 @@ def parse_progress(text: str) -> float | None:
         return None
     v = float(m.group(1)) / (100.0 if m.group(2) else 1.0)
     return v if 0.0 <= v <= 1.0 else None
+
+
+class ProgressCritic:
+    """The site's own judgement as the critic (``mcts.critic: progress``): a task family's progress potential at the
+    state (the share of its checks and subgoals that pass, which the dense reward already reads after every step),
+    so it costs no model call and no page read. The tiny model cannot critique in words; this can. It reads the
+    family's grader, so search with it at run time is an upper bound, never a score: judge the policy by its own
+    sampled success. REAL's own tasks have no such checks (``value_at`` gives None: the search's own Q alone)."""
+
+    name = "progress"
+
+    def __init__(self) -> None:
+        self.asked = 0
+        self.answered = 0
+
+    def value_at(self, task: Any, progress: float) -> float | None:
+        self.asked += 1
+        if not getattr(task, "family", ""):
+            return None
+        self.answered += 1
+        return float(progress)
 
 
 class PolicyCritic:

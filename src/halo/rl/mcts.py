@@ -19,7 +19,7 @@ from typing import Any
 
 from halo.policy.base import Sample
 from halo.rl.config import MCTSSettings
-from halo.rl.critic import Critic
+from halo.rl.critic import Critic, ProgressCritic
 from halo.rl.rewards import DenseRewardCalculator, RewardConfig
 from halo.rl.rollout import Episode, Start, Step, act, run_episode
 
@@ -145,7 +145,8 @@ def backup(path: list[Edge], value: float) -> None:
 class MCTSExplorer:
     """Searches one episode of ``task`` in ``env`` (a branchable ``BrowserEnv``) with ``policy``."""
 
-    def __init__(self, env: Any, policy: Any, task: Any, settings: MCTSSettings, *, critic: Critic | None = None,
+    def __init__(self, env: Any, policy: Any, task: Any, settings: MCTSSettings, *,
+                 critic: Critic | ProgressCritic | None = None,
                  reward_config: RewardConfig | None = None):
         self.env, self.policy, self.task, self.s = env, policy, task, settings
         self.critic = critic
@@ -224,7 +225,9 @@ class MCTSExplorer:
         samples = await self.policy.sample_prompt(node.prompt, node.obs, self.s.children, self.s.temperature)
         node.edges = merge_candidates(samples)
         node.expanded = True
-        if self.critic is not None:
+        if isinstance(self.critic, ProgressCritic):  # the family's checks at this state, read by the last step
+            node.critic = self.critic.value_at(self.task, node.rewards.progress)
+        elif self.critic is not None:
             node.critic = await self.critic.value(node.obs, [e.key for e in node.edges])
 
     async def _goto(self, node: Node) -> None:

@@ -30,7 +30,6 @@ from halo.env.actions import Action
 from halo.env.types import Element, Observation
 from halo.errors import ConfigError
 
-
 # CPU seconds (the regex library's clock): a search of a milestone pattern during a run, and each start-up probe
 MATCH_TIMEOUT_S = 1.0
 PROBE_TIMEOUT_S = 0.25
@@ -312,6 +311,12 @@ class DenseRewardCalculator:
     def set_progress(self, progress: float | None) -> None:
         """The progress potential of the start state (a task family's share of checks passing before any step)."""
         self._progress = progress or 0.0
+
+    @property
+    def progress(self) -> float:
+        """The progress potential of the state reached (a task family's share of checks and subgoals passing, read
+        after each step): what MCTS's ``critic: progress`` values a state by."""
+        return self._progress
 
     def compute_reward(self, obs: Observation, action: Action | None, next_obs: Observation, task: Any,
                        done: bool, success: bool, progress: float | None = None) -> RewardBreakdown:

@@ -2,7 +2,7 @@
 
 A task id is agisdk's canonical id (``v2.gomail-1``). Where it runs is a switch, not a different id:
 ``sites="remote"`` uses the task's own REAL url, ``sites="local"`` the REAL-local server
-(``halo sites``; see ``halo.sites.site_url``). Grading always goes through agisdk's ``WebCloneEvaluator``,
+(``halo sites``; see ``real_local.site_url``). Grading always goes through agisdk's ``WebCloneEvaluator``,
 the same path as remote REAL, each evaluation in its own temp directory.
 """
 

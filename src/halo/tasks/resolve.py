@@ -51,7 +51,7 @@ def local_sites(enabled: bool, site_urls: dict[str, str] | None = None):
     if not enabled or site_urls:
         yield site_urls
         return
-    from halo.sites.server import SitesServer
+    from real_local.server import SitesServer
 
     with SitesServer() as urls:
         yield urls

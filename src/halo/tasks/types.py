@@ -82,7 +82,7 @@ def page_task(url: str, goal: str = "", task_id: str = "page") -> Task:
 
 
 def default_local_urls(host: str = "127.0.0.1", port: int | None = None) -> dict[str, str]:
-    from halo.sites.ports import site_urls  # sites/ imports nothing of halo; this is the only link
+    from real_local.ports import site_urls  # sites/ imports nothing of halo; this is the only link
 
     return site_urls(host=host, port=port)
 

@@ -77,8 +77,10 @@ def _critic_for(critic: Any, policy: Any, cache: dict) -> Any:
     """The MCTS critic in a worker: None, ``"same"`` (the sampling policy critiques itself) or a ``PolicySpec``."""
     if critic is None:
         return None
-    from halo.rl.critic import PolicyCritic
+    from halo.rl.critic import PolicyCritic, ProgressCritic
 
+    if critic == "progress":
+        return ProgressCritic()
     return PolicyCritic(policy if critic == "same" else _policy_for(critic, cache))
 
 
@@ -142,7 +144,7 @@ class _RolloutWorker:
         async with self._start_lock:
             if self._pool is None:
                 if self.site_names:
-                    from halo.sites.server import SitesServer
+                    from real_local.server import SitesServer
 
                     self._server = SitesServer(self.site_names)
                     self.urls = await asyncio.to_thread(self._server.start)

@@ -1,7 +1,7 @@
 """DashDish task families, from one click (open a store, a cuisine) to REAL-like ordering (a dish in a size and a
 quantity, delivered, express or picked up).
 
-Parameters come from DashDish's menus (``halo.sites.dashdish.menu``): ten stores, sixty dishes (their sizes, their
+Parameters come from DashDish's menus (``real_local.dashdish.menu``): ten stores, sixty dishes (their sizes, their
 stores), the cuisine chips of the home page. Graders read the ``/finish`` JSON only, as agisdk's
 ``eval_dashdish_*.py`` do: new orders at ``differences.foodOrders.added`` (or ``initialfinaldiff.added.cart.foodOrders``)
 with their ``cartItems`` and ``checkoutDetails.shipping``, the open cart at ``differences.cartItems`` (the seed cart is
@@ -15,9 +15,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from halo.sites.dashdish.menu import BY_ID, CUISINES, DISHES, RESTAURANTS, Dish, Restaurant
-from halo.sites.dashdish.state import seed
 from halo.tasks.families.base import Check, Family, Finish, field_value, norm, register
+from real_local.dashdish.menu import BY_ID, CUISINES, DISHES, RESTAURANTS, Dish, Restaurant
+from real_local.dashdish.state import seed
 
 _SEED_SEARCH: dict[str, Any] = seed(None)["search"]
 SEARCH_FIELD = "Search DashDish"  # the search box in every page's header

@@ -1,7 +1,7 @@
 """GoCalendar task families, from one click (open a day of the week shown, jump to a week) to REAL-like scheduling.
 
 Every episode starts on the week of Sunday 2024-07-14 (today is Thursday the 18th) with GoCalendar's seed events
-(``halo.sites.gocalendar.seed``); goals name days and events the way REAL's do (by weekday, date, title, place).
+(``real_local.gocalendar.seed``); goals name days and events the way REAL's do (by weekday, date, title, place).
 Graders read the ``/finish`` JSON only, as agisdk's ``eval_gocalendar_*.py`` do: ``differences.events``
 (``added``/``updated``/``deleted`` keyed by id, times in UTC) and ``initialfinaldiff`` for tasks and the view shown
 (``router.location.pathname``). Times are compared in the user's zone (US Pacific), as the page shows them.
@@ -14,10 +14,10 @@ from collections import Counter
 from datetime import date, datetime, time, timedelta
 from typing import Any
 
-from halo.sites.gocalendar import planner as pl
-from halo.sites.gocalendar.seed import seed
-from halo.sites.gocalendar.timeutil import TODAY, fmt_time, from_utc_iso, week_start
 from halo.tasks.families.base import Check, Family, Finish, norm, register
+from real_local.gocalendar import planner as pl
+from real_local.gocalendar.seed import seed
+from real_local.gocalendar.timeutil import TODAY, fmt_time, from_utc_iso, week_start
 
 _SEED = seed()
 EVENTS: dict[str, dict[str, Any]] = pl.events(_SEED)

@@ -1,6 +1,6 @@
 """GoMail task families, from one click (open a folder, open or star an email) to REAL-like compose-and-send.
 
-Parameters come from GoMail's seed mailbox (``halo.sites.gomail.seed``); an email is named by its subject, its
+Parameters come from GoMail's seed mailbox (``real_local.gomail.seed``); an email is named by its subject, its
 sender (where no other email has that sender) or the day it came in, as REAL's goals name them. Graders read the
 ``/finish`` JSON only, as agisdk's ``eval_gomail_*.py`` do: ``differences.emails`` for the mailbox and
 ``initialfinaldiff`` for labels and the page shown (``router.location.pathname``). Reading other emails on the way is
@@ -14,9 +14,9 @@ import re
 from datetime import date
 from typing import Any
 
-from halo.sites.gomail import mailbox as mb
-from halo.sites.gomail.seed import TODAY, USER, contacts, seed
 from halo.tasks.families.base import Check, Family, Finish, field_value, norm, register
+from real_local.gomail import mailbox as mb
+from real_local.gomail.seed import TODAY, USER, contacts, seed
 
 _SEED = seed()
 _EMAILS: dict[str, dict[str, Any]] = mb.emails(_SEED)

@@ -1,7 +1,7 @@
 """MarriSuite task families, from one click (a popular destination's hotels) to REAL-like bookings (a room at a hotel
 for dates, under a guest's name, paid by card).
 
-Parameters come from MarriSuite's catalogue (``halo.sites.marrisuite.hotels``): twelve hotels in nine cities, three
+Parameters come from MarriSuite's catalogue (``real_local.marrisuite.hotels``): twelve hotels in nine cities, three
 rooms each, and stays of one to six nights from the site's today (July 18, 2024) into 2025. REAL has one marrisuite
 task (``eval_marrisuite_8``, which reads words anywhere in the finish JSON); the graders here read the same state by
 its keys: ``initialfinaldiff.updated.search`` (the applied search: ``destination``, ``checkIn``/``checkOut``
@@ -15,9 +15,9 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-from halo.sites.marrisuite.hotels import CITIES, HOTELS, search
-from halo.sites.marrisuite.state import TODAY, seed
 from halo.tasks.families.base import Check, Family, Finish, field_value, norm, register
+from real_local.marrisuite.hotels import CITIES, HOTELS, search
+from real_local.marrisuite.state import TODAY, seed
 
 _SEED_SEARCH: dict[str, Any] = seed(None)["search"]
 DEST_FIELD, CHECKIN_FIELD, CHECKOUT_FIELD = "Destination", "Check-in", "Check-out"

@@ -1,7 +1,7 @@
 """NetworkIn task families, from one click (follow a company, like a post on the feed) to REAL-like networking (a
 connection request with a note, a message to a connection).
 
-Parameters: NetworkIn's 25 members, 19 company pages, 8 feed posts and 6 events (``halo.sites.networkin``), crossed
+Parameters: NetworkIn's 25 members, 19 company pages, 8 feed posts and 6 events (``real_local.networkin``), crossed
 with the user's reasons and words (``networkin_words``). Graders read ``initialfinaldiff`` as agisdk's
 ``eval_networkin_*.py`` do (``added``/``updated`` merged over the seed, ``deleted`` applied): ``contactList``
 (networkin-6/10/27), ``connectionGrades`` (networkin-27), ``ui.messaging.chatroomData`` messages by ``authorId`` and
@@ -15,8 +15,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from halo.sites.networkin.directory import BY_ID, COMPANIES, COMPANY_BY_ID, EVENT_BY_ID, EVENTS, ME
-from halo.sites.networkin.state import INVITATIONS, MAX_NOTE, POSTS, seed
 from halo.tasks.families.base import Check, Family, Finish, field_value, norm, register
 from halo.tasks.families.networkin_words import (
     COMMENTS,
@@ -29,6 +27,8 @@ from halo.tasks.families.networkin_words import (
     TOPICS,
     WHY,
 )
+from real_local.networkin.directory import BY_ID, COMPANIES, COMPANY_BY_ID, EVENT_BY_ID, EVENTS, ME
+from real_local.networkin.state import INVITATIONS, MAX_NOTE, POSTS, seed
 
 _SEED: dict[str, Any] = seed(None)
 CONNECTED = list(_SEED["contactList"])  # the user's ten connections

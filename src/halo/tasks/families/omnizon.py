@@ -1,6 +1,6 @@
 """Omnizon task families, from one click (open a department, type in the search box) to REAL-like buying.
 
-Parameters come from Omnizon's catalogue (``halo.sites.omnizon.catalog``): products, departments, the queries that
+Parameters come from Omnizon's catalogue (``real_local.omnizon.catalog``): products, departments, the queries that
 find a product, the sidebar's price bands. A family that names a product draws from ``NAMEABLE``: the products whose
 short name no other product shares and that some search finds among a dozen results (nearly all of the several
 hundred); the department family's goals still come from the 61 fixed products, word for word as before the
@@ -16,9 +16,9 @@ import functools
 import re
 from typing import Any
 
-from halo.sites.omnizon.catalog import BY_ID, CORE_PRODUCTS, PAGE_SIZE, PRODUCTS, Product, search
-from halo.sites.omnizon.state import seed
 from halo.tasks.families.base import Check, Family, Finish, norm, register
+from real_local.omnizon.catalog import BY_ID, CORE_PRODUCTS, PAGE_SIZE, PRODUCTS, Product, search
+from real_local.omnizon.state import seed
 
 _SEED_FILTER: dict[str, Any] = seed(None)["filter"]
 # The department bar on every page (the home page is where episodes start): six departments and two sorted lists.

@@ -1,7 +1,7 @@
 """OpenDining task families, from one click (a cuisine's or a neighborhood's restaurants) to REAL-like reservations
 (a table for N at a time on a date, under a guest's name, phone and email).
 
-Parameters come from OpenDining's restaurants (``halo.sites.opendining.restaurants``): seventeen restaurants with
+Parameters come from OpenDining's restaurants (``real_local.opendining.restaurants``): seventeen restaurants with
 their seating hours (half-hour slots, the fully booked ones left out), party limits, eleven cuisines and eight
 neighborhoods. Graders read the ``/finish`` JSON only, as agisdk's ``eval_opendining_*.py`` do: the ``booking``
 slice at ``initialfinaldiff.added``/``updated`` (a new reservation is ``added.booking.bookingDetails["<n>"]``, with
@@ -16,7 +16,8 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-from halo.sites.opendining.restaurants import (
+from halo.tasks.families.base import Check, Family, Finish, field_value, norm, register
+from real_local.opendining.restaurants import (
     ALL_TIMES,
     BY_ID,
     CUISINES,
@@ -26,8 +27,7 @@ from halo.sites.opendining.restaurants import (
     Restaurant,
     parse_time,
 )
-from halo.sites.opendining.state import TODAY, USER, guests, seed
-from halo.tasks.families.base import Check, Family, Finish, field_value, norm, register
+from real_local.opendining.state import TODAY, USER, guests, seed
 
 _SEED_SEARCH: dict[str, Any] = seed(None)["search"]
 TERM_FIELD = "Location, Restaurant, or Cuisine"

@@ -1,7 +1,7 @@
 """StayNB task families, from one click (a popular destination, the places near you) to REAL-like stays (a search
 for dates, guests and amenities; a place booked for dates and guests and paid by card).
 
-Parameters come from StayNB's listings (``halo.sites.staynb.listings``): fourteen destinations (the look-alikes
+Parameters come from StayNB's listings (``real_local.staynb.listings``): fourteen destinations (the look-alikes
 San Jose, Vancouver and Paris among them) of six places each (84), their guest limits and amenities, and dates
 between the site's today (July 18, 2024) and the end of 2025. A goal names a destination by its full name
 ("Paris, France"), which the search bar finds without the chooser, or "near me" for the places nearby. Graders
@@ -17,9 +17,9 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any, ClassVar
 
-from halo.sites.staynb.listings import AMENITIES, BY_ID, LISTINGS, NAMES, Listing, resolve
-from halo.sites.staynb.state import TODAY, materialize
 from halo.tasks.families.base import Check, Family, Finish, field_value, register
+from real_local.staynb.listings import AMENITIES, BY_ID, LISTINGS, NAMES, Listing, resolve
+from real_local.staynb.state import TODAY, materialize
 
 _DEFAULTS: dict[str, Any] = {}
 materialize(_DEFAULTS)

@@ -1,7 +1,7 @@
 """TopWork task families, from one click (an unread conversation opened from the home page) to REAL-like hiring (a
 freelancer messaged, invited to a job or sent an offer with a rate and start date; a job posted in full).
 
-Parameters: TopWork's fourteen freelancers (``halo.sites.topwork.talent``), the client's seed (four unread
+Parameters: TopWork's fourteen freelancers (``real_local.topwork.talent``), the client's seed (four unread
 conversations, five open job posts) and the client's words (``topwork_words``). TopWork records no page location,
 so every goal changes the state (a profile or a page only browsed leaves nothing to grade). Graders read
 ``initialfinaldiff`` as agisdk's ``eval_topwork_*.py`` do (``added``/``updated`` merged over the seed, ``deleted``
@@ -15,10 +15,10 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any, ClassVar
 
-from halo.sites.topwork.state import CLIENT, DURATIONS, HIRE_OPPORTUNITY, JOBS, LEVELS, SIZES, TODAY, seed
-from halo.sites.topwork.talent import BY_ID, FREELANCERS, HIRES, search
 from halo.tasks.families.base import Check, Family, Finish, field_value, norm, register
 from halo.tasks.families.topwork_words import CONTRACTS, IDEAS, INVITE_NOTES, NOTES, PURPOSES, RATES, WHY
+from real_local.topwork.state import CLIENT, DURATIONS, HIRE_OPPORTUNITY, JOBS, LEVELS, SIZES, TODAY, seed
+from real_local.topwork.talent import BY_ID, FREELANCERS, HIRES, search
 
 _SEED: dict[str, Any] = seed(None)
 START = dt.date.fromisoformat(TODAY)

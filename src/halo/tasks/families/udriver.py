@@ -1,7 +1,7 @@
 """UDriver task families, from one click (open the wallet or the activity) to REAL-like ride requests (from A to B
 with a ride type and a payment method, now or scheduled).
 
-Parameters come from UDriver's places and ride types (``halo.sites.udriver.places``): 27 San Francisco places, so
+Parameters come from UDriver's places and ride types (``real_local.udriver.places``): 27 San Francisco places, so
 702 routes, four ride types, the account's three payment methods and its $25.50 of credits. A goal names a place
 by its name (the saved places by their address: "home (1250 Ocean Ave)"), which the ride form finds exactly.
 Graders read the ``/finish`` JSON only, as agisdk's ``eval_udriver_*.py`` do: the ``ride`` and ``user`` slices at
@@ -16,9 +16,9 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-from halo.sites.udriver.places import BY_ID, PLACES, RIDE_TYPES, fare, find_places
-from halo.sites.udriver.state import CARD, CASH, CREDITS, START_BALANCE, TODAY, parse_schedule
 from halo.tasks.families.base import Check, Family, Finish, field_value, register
+from real_local.udriver.places import BY_ID, PLACES, RIDE_TYPES, fare, find_places
+from real_local.udriver.state import CARD, CASH, CREDITS, START_BALANCE, TODAY, parse_schedule
 
 ROUTES = [(a.id, b.id) for a in PLACES for b in PLACES if a.id != b.id]  # 702 ordered pairs
 TYPES = tuple(RIDE_TYPES)  # UdriverX (the form's default), UdriverGreen, UdriverXL, UdriverBlack

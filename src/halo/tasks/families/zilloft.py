@@ -1,6 +1,6 @@
 """Zilloft task families, from one click (a popular search, typing in the search box) to REAL-like tour requests.
 
-Parameters come from Zilloft's listings (``halo.sites.zilloft.listings``): addresses, cities, ZIP codes, regions,
+Parameters come from Zilloft's listings (``real_local.zilloft.listings``): addresses, cities, ZIP codes, regions,
 the sort orders and filters of the search page, the tour days and times of the listing page. Graders read the
 ``/finish`` JSON only, as agisdk's ``eval_zilloft_*.py`` do: ``differences.requestTours`` / ``savedHomes`` for what
 was requested or saved, ``initialfinaldiff.updated.filters`` for the search, and ``router.location.pathname`` for
@@ -13,13 +13,13 @@ import functools
 import re
 from typing import Any
 
-from halo.sites.zilloft.listings import BY_ID, CITIES, HOME_TYPES, LISTINGS, SORTS, TYPE_LABELS, Listing, search
-from halo.sites.zilloft.state import TIMES, TOUR_TYPES, seed, tour_dates
 from halo.tasks.families.base import Check, Family, Finish, norm, register
+from real_local.zilloft.listings import BY_ID, CITIES, HOME_TYPES, LISTINGS, SORTS, TYPE_LABELS, Listing, search
+from real_local.zilloft.state import TIMES, TOUR_TYPES, seed, tour_dates
 
 _SEED_FILTERS: dict[str, Any] = seed(None)["filters"]
 # Seven of the home page's "Popular searches" links (episodes start on the home page), the regions REAL's tasks
-# name: the small-target set of Zilloft. The page lists them among others (halo.sites.zilloft.routes).
+# name: the small-target set of Zilloft. The page lists them among others (real_local.zilloft.routes).
 POPULAR = ("Boston, MA", "San Francisco Bay Area", "Long Beach, CA", "Los Angeles, CA", "San Jose, CA",
            "Sacramento, CA", "Southern California")
 SORT_NAMES = {k: v for k, v in SORTS if k != "homes_for_you"}
