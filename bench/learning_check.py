@@ -338,7 +338,9 @@ def plot(result: dict, path: Path) -> None:
             ax.axhline(rand + 0.3, ls="--", lw=1, color="red", label="target: random + 30 points")
         else:
             ax.axhline(0.8, ls="--", lw=1, color="red", label="target 80%")
-        ylabel, title, where = ("success rate", f"GRPO from random init: {result['family']} (dotted: random policy)",
+        fams = result["family"].split(",")
+        named = result["family"] if len(fams) <= 2 else f"{len(fams)} families, one policy"
+        ylabel, title, where = ("success rate", f"GRPO from random init: {named} (dotted: random policy)",
                                 "upper left")
     ax.set_xlabel("CPU minutes (HALO + browsers)")
     ax.set_ylabel(ylabel)
