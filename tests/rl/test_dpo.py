@@ -94,3 +94,38 @@ def test_pairs_from_siblings_whose_q_differ_by_the_margin():
     assert adv[(1, 2)] == pytest.approx(0.5) and adv[(4,)] == pytest.approx(-0.5) and (3,) not in adv
     merged = merge_candidates([smp("x", (1,)), smp("y", (2,)), smp("z", (3,))])
     assert len(merged) == 1 and merged[0].count == 3  # unparseable replies are one edge
+
+
+def test_mcts_explore_draws_a_nodes_candidates_only_and_restores_the_policy():
+    """``mcts.explore``: the policy samples a node's candidates with its uniform exploration at that rate, and is
+    back at its own rate afterwards (rollouts stay the policy's own), even when sampling fails."""
+    from halo.policy.base import Sample
+    from halo.policy.parse import ParseResult
+    from halo.rl.config import MCTSSettings
+    from halo.rl.mcts import MCTSExplorer, Node
+    from halo.rl.rewards import DenseRewardCalculator
+
+    class Recorder:
+        explore, seen, fail = 0.0, [], False
+
+        def build_prompt(self, obs):
+            return "P"
+
+        async def sample_prompt(self, prompt, obs, n, temperature):
+            self.seen.append(self.explore)
+            if self.fail:
+                raise RuntimeError("sampler down")
+            return [Sample(text=f"r{i}", parsed=ParseResult(action=None, error="x"), token_ids=(i,),
+                           logprobs=(-1.0,)) for i in range(n)]
+
+    pol = Recorder()
+    node = Node(id=0, obs=None, step=0, rewards=DenseRewardCalculator())
+    asyncio.run(MCTSExplorer(None, pol, None, MCTSSettings(children=3, explore=0.4))._expand(node))
+    assert pol.seen == [0.4] and pol.explore == 0.0 and node.expanded and node.edges[0].count == 3
+    asyncio.run(MCTSExplorer(None, pol, None, MCTSSettings(children=3))._expand(Node(0, None, 0, DenseRewardCalculator())))
+    assert pol.seen[-1] == 0.0  # the default leaves the policy as it is
+    pol.fail = True
+    with pytest.raises(RuntimeError):
+        asyncio.run(MCTSExplorer(None, pol, None, MCTSSettings(children=3, explore=0.4))._expand(
+            Node(0, None, 0, DenseRewardCalculator())))
+    assert pol.explore == 0.0

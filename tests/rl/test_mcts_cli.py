@@ -24,7 +24,10 @@ ROOT = Path(__file__).resolve().parents[2]
                                            "mcts.restore must be 'auto', 'fork' or 'replay'"),
                                           (["--critic", "same"], "can only answer with actions"),
                                           (["--critic", "progress", "--tasks", "v2.gomail-1"],
-                                           "critic 'progress' reads a task family's own checks")])
+                                           "critic 'progress' reads a task family's own checks"),
+                                          (["--set", "mcts.explore=2"], "mcts.explore must be < 1, got 2"),
+                                          (["--set", "mcts.explore=0.3", "--mode", "qwen3vl_base"],
+                                           "mcts.explore 0.3: candidates are drawn in HALO's own sampler")])
 def test_bad_input_exits_before_any_run(args, message, tmp_path):
     res = CliRunner().invoke(app, ["train", "mcts", "--runs-dir", str(tmp_path), *args])
     assert res.exit_code == 2 and message in " ".join(res.output.split()), res.output

@@ -149,6 +149,10 @@ async def setup_mcts(job: MCTSJob) -> MCTSSetup:
             raise ConfigError(f"critic 'progress' reads a task family's own checks, and {', '.join(other[:3])} "
                               f"{'is' if len(other) == 1 else 'are'} not a family; use task families "
                               f"(gocalendar.otherday@train) or --critic none / a mode that judges in words")
+    if cfg.mcts.explore and (mode.backend != "hf" or not mode.decoding_config().constrained or job.ray is not None):
+        raise ConfigError(f"mcts.explore {cfg.mcts.explore}: candidates are drawn in HALO's own sampler under the "
+                          f"action grammar, so it needs an in-process (hf) mode with decoding.constrained (as tiny) "
+                          f"and no --ray; mode {mode.name} is {mode.backend}")
     timeout_s = search_timeout(cfg.mcts, cfg.mcts_job.search_timeout_s)
     rcritic = ray_critic(critic_name, job.modes_file) if job.ray is not None else None
     if job.ray is not None and mode.backend not in ("hf", "openai"):

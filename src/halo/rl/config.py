@@ -205,6 +205,10 @@ class MCTSSettings:
     step_budget: NonNegativeInt = 0  # env steps per episode, search and simulations together (0: none)
     time_budget_s: NonNegative = 0.0  # wall time per episode (0: none)
     restore: Literal["auto", "fork", "replay"] = "auto"  # how a branch is restored (BrowserEnv.restore)
+    # each choice of a node's candidate replies drawn uniformly among the grammar's with this probability (GRPO's
+    # explore, in-process constrained modes only): a random-init policy's own samples rarely hold the page's useful
+    # actions, so the tree never sees them; rollouts stay the policy's own
+    explore: Annotated[float, Field(ge=0.0, lt=1.0)] = 0.0
 
 
 @settings

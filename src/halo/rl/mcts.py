@@ -222,7 +222,14 @@ class MCTSExplorer:
 
     async def _expand(self, node: Node) -> None:
         node.prompt = self.policy.build_prompt(node.obs)
-        samples = await self.policy.sample_prompt(node.prompt, node.obs, self.s.children, self.s.temperature)
+        before = getattr(self.policy, "explore", None)
+        if self.s.explore and before is not None:  # the candidates only; the rollouts stay the policy's own
+            self.policy.explore = self.s.explore
+        try:
+            samples = await self.policy.sample_prompt(node.prompt, node.obs, self.s.children, self.s.temperature)
+        finally:
+            if self.s.explore and before is not None:
+                self.policy.explore = before
         node.edges = merge_candidates(samples)
         node.expanded = True
         if isinstance(self.critic, ProgressCritic):  # the family's checks at this state, read by the last step
