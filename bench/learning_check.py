@@ -113,17 +113,11 @@ def per_family(per: dict[str, float], tasks) -> dict[str, float]:
 
 def expand_families(spec: str) -> str:
     """``families/1`` (every one-step family), ``SITE.*`` or ``families`` to the comma-separated names they cover
-    (the result file lists the families trained); plain names pass through."""
-    from halo.tasks.families import all_families
+    (the result file lists the families trained), read by the task specs' own parser (one instance of each)."""
+    from halo.tasks.families import resolve_family_spec
 
-    names: list[str] = []
-    for part in (x.strip() for x in spec.split(",") if x.strip()):
-        fam, _, steps = part.partition("/")
-        if fam == "families" or fam.endswith(".*"):
-            fams = all_families() if fam == "families" else all_families(site=fam[:-2])
-            names += [f.name for f in fams if not steps or f.steps == steps]
-        else:
-            names.append(part)
+    names = [t.family for part in spec.split(",") if part.strip()
+             for t in resolve_family_spec(f"{part.strip()}@all:1")]
     if not names:
         raise SystemExit(f"--family {spec!r} names no family; `halo tasks --families` lists them")
     return ",".join(dict.fromkeys(names))
