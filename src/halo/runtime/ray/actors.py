@@ -138,7 +138,8 @@ class _RolloutWorker:
         self._start_lock: asyncio.Lock | None = None
 
     async def start(self) -> dict:
-        """Start the sites and the browser (idempotent); returns ``{pid, node, urls}``."""
+        """Start the sites and the browser (idempotent); returns ``{pid, node, node_id, urls}`` (``node``: the
+        host's name; ``node_id``: the Ray node's id, which tells apart several nodes on one host)."""
         if self._start_lock is None:
             self._start_lock = asyncio.Lock()
         async with self._start_lock:
@@ -154,7 +155,8 @@ class _RolloutWorker:
                 self._pool = await self._stack.enter_async_context(BrowserPool(headless=self.headless))
         import socket
 
-        return {"pid": os.getpid(), "node": socket.gethostname(), "urls": dict(self.urls)}
+        return {"pid": os.getpid(), "node": socket.gethostname(),
+                "node_id": _ray().get_runtime_context().get_node_id(), "urls": dict(self.urls)}
 
     def _retarget(self, task: Any) -> Any:
         """A REAL-local task pointed at this worker's own sites."""

@@ -41,12 +41,28 @@ def connect(address: str | None, workers: int, *, num_cpus: int | None = None, t
         try:
             ray.init(address=target, **kw)
         except Exception as e:  # noqa: BLE001 - ConnectionError, RuntimeError, ValueError: no cluster there
+            if _auth_refused(e):
+                raise ConfigError(f"--ray-address {address}: the Ray head refused this driver's token ({e}); a head "
+                                  "started where ~/.ray/auth_token exists requires token auth: set RAY_AUTH_MODE=token "
+                                  "and the head's token (~/.ray/auth_token or RAY_AUTH_TOKEN) on this machine and on "
+                                  "every node (docs/SCALE_OUT.md)") from None
             raise ConfigError(f"--ray-address {address}: cannot join the Ray cluster ({type(e).__name__}: {e}); "
                               "start it with `ray start --head` (docs/SCALE_OUT.md), or use --ray alone for a "
                               "local one") from None
     nodes = [n for n in ray.nodes() if n.get("Alive")]
     return {"address": address or "local", "nodes": len(nodes), "started": started,
             "cpus": int(ray.cluster_resources().get("CPU", 0))}
+
+
+def _auth_refused(e: BaseException | None) -> bool:
+    """``ray.init`` failed because the head wants a token this driver did not send (Ray's token auth): the
+    ``ConnectionError`` it raises carries the ``AuthenticationError`` as its cause."""
+    seen = 0
+    while e is not None and seen < 8:
+        if type(e).__name__ == "AuthenticationError" or "InvalidAuthToken" in str(e):
+            return True
+        e, seen = e.__cause__ or e.__context__, seen + 1
+    return False
 
 
 def check_address(address: str | None, workers: int, timeout_s: float = 5.0) -> None:
