@@ -75,17 +75,34 @@ async def reply(d, p):
     await d.click("button", "Send", exact=True)
 
 
-async def send(d, p):
-    await d.click_xy("button", "Compose")
-    await d.fill("textbox", "To recipients", p["name"].split()[0].lower())
-    await d.click("option", p["name"])
-    await d.fill("textbox", "Subject", p["subject"], exact=True)
-    await d.fill("textbox", "Message Body", f"Hi {p['name'].split()[0]},\n{p['body']}\nSam")
+async def send_click(d, p):  # gomail.send's stages, each a rung that starts where the one before it ends
     await d.click("button", "Send", exact=True)
 
 
+async def send_body(d, p):
+    await d.fill("textbox", "Message Body", f"Hi {p['name'].split()[0]},\n{p['body']}\nSam")
+    await send_click(d, p)
+
+
+async def send_subject(d, p):
+    await d.fill("textbox", "Subject", p["subject"], exact=True)
+    await send_body(d, p)
+
+
+async def send_address(d, p):
+    await d.fill("textbox", "To recipients", p["name"].split()[0].lower())
+    await d.click("option", p["name"])
+    await send_subject(d, p)
+
+
+async def send(d, p):
+    await d.click_xy("button", "Compose")
+    await send_address(d, p)
+
+
 ORACLES = {"gomail.folder": folder, "gomail.open": open_email, "gomail.star": star, "gomail.trash": trash,
-           "gomail.label": label, "gomail.reply": reply, "gomail.send": send}
+           "gomail.label": label, "gomail.reply": reply, "gomail.send": send, "gomail.send_click": send_click,
+           "gomail.send_body": send_body, "gomail.send_subject": send_subject, "gomail.send_address": send_address}
 
 
 # ---------------------------------------------------------------- near misses, played in the browser
@@ -106,7 +123,11 @@ async def wrong_star(d, p):
     await star(d, {"id": other_email(p["id"])})
 
 
-BROWSER_NEAR_MISSES = {"gomail.folder": wrong_folder, "gomail.star": wrong_star,
+async def send_without_body(d, p):  # the rung's prefilled fields alone are not a send: the message must be typed
+    await send_click(d, p)
+
+
+BROWSER_NEAR_MISSES = {"gomail.folder": wrong_folder, "gomail.star": wrong_star, "gomail.send_body": send_without_body,
                        "gomail.open": lambda d, p: open_email(d, {"id": other_email(p["id"])})}
 
 
@@ -158,8 +179,8 @@ def nm_send_subject(s, p):
 
 NEAR_MISSES = {"gomail.folder": lambda s, p: _set_path(s, "/inbox"), "gomail.open": nm_open, "gomail.star": nm_star,
                "gomail.trash": nm_trash, "gomail.label": nm_label, "gomail.reply": nm_reply,
-               "gomail.send": nm_send}
-EXTRA_NEAR_MISSES = [("gomail.send", nm_send_subject)]
+               "gomail.send": nm_send, **{f"gomail.send_{r}": nm_send for r in ("click", "body", "subject", "address")}}
+EXTRA_NEAR_MISSES = [("gomail.send", nm_send_subject), ("gomail.send_click", nm_send_subject)]
 
 
 def near_miss(state: dict[str, Any], family: str, params: dict[str, Any], fn=None) -> dict[str, Any]:

@@ -313,6 +313,22 @@ def test_drafts_save_update_and_discard(url):
         assert r.status_code == 200 and finish(c)["differences"]["emails"]["added"] == []
 
 
+def test_gmail_compose_link_opens_a_filled_message_and_saves_nothing(url):
+    """``?view=cm&to=..&su=..&body=..`` (Gmail's compose link): the window opens with those fields, no draft is made,
+    markup in a field cannot escape the page's JSON, and a page without it opens no compose window."""
+    with client(url) as c:
+        before = c.get("/finish.json").json()
+        page = c.get("/", params={"view": "cm", "to": "Kevin.Moore@example.com", "su": "Hi </script>",
+                                   "body": "Line one"}).text
+        data = json.loads(re.search(r'<script id="open-draft" type="application/json">(.*?)</script>', page, re.S)[1])
+        assert data == {"id": None, "to": ["kevin.moore@example.com"], "cc": [], "bcc": [],
+                        "subject": "Hi </script>", "body": "Line one"}
+        empty = c.get("/", params={"view": "cm"}).text
+        assert '"to": []' in empty and '"subject": ""' in empty
+        assert '>null</script>' in c.get("/").text
+        assert c.get("/finish.json").json()["differences"] == before["differences"]  # nothing saved
+
+
 def test_a_message_sent_now_is_the_newest_of_today():
     """The site's clock stamps what is sent (or saved) a minute after today's newest mail (10:41 AM in the seed),
     so it tops the lists as in Gmail; each later one a minute later."""

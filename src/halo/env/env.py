@@ -196,9 +196,9 @@ class BrowserEnv(ContextLifecycle, Observing, Branching, Grading):
             else:
                 await self._real_setup(task)
         t2 = time.perf_counter()
-        resp = await self._goto(self._page, task.base_url)
+        resp = await self._goto(self._page, task.start_url)
         if resp is not None and resp.status >= 400:
-            raise SiteError(f"{task.base_url} answered HTTP {resp.status}; check the URL (is the site running?)")
+            raise SiteError(f"{task.start_url} answered HTTP {resp.status}; check the URL (is the site running?)")
         t3 = time.perf_counter()
         _, (obs, timings) = await asyncio.gather(self._make_executor(task), self._observe(None))
         self.reset_timings = {"context": t1 - t0, "protocol": t2 - t1, "goto": t3 - t2, **timings,

@@ -12,8 +12,14 @@ from halo.errors import ConfigError
 TEST_EVERY = 5  # one family instance in five is held out (by a hash of family name and instance number)
 
 
+# family -> the family whose instances it shares (a ladder's rungs share their top's: instance n is the same goal,
+# parameters and split in each, so the top's held-out instances stay unseen); filled as families register
+SHARED_INSTANCES: dict[str, str] = {}
+
+
 def split_of(family: str, index: int) -> str:
     """``"train"`` or ``"test"``: a deterministic ~80/20 split by a hash of the family and instance number."""
+    family = SHARED_INSTANCES.get(family, family)
     h = int.from_bytes(hashlib.sha256(f"{family}:{index}".encode()).digest()[:4], "big")
     return "test" if h % TEST_EVERY == 0 else "train"
 
@@ -45,6 +51,12 @@ class Task:
     protocol: bool = True  # the site speaks REAL's protocol (/config, /finish); False for plain pages
     family: str = ""  # a task family's instance (``halo.tasks.families``): graded by the family, not by agisdk
     index: int = -1  # the instance number within its family
+    start_path: str = ""  # where an episode opens under base_url ("/?view=cm&to=..."): a family's start state
+
+    @property
+    def start_url(self) -> str:
+        """The page an episode opens (base_url, or a family's start page under it)."""
+        return self.base_url + self.start_path
 
     @property
     def graded(self) -> bool:

@@ -77,7 +77,8 @@ def family_task(inst: Instance, site_urls: dict[str, str] | None = None) -> Any:
     fam = get_family(inst.family)
     base = (site_urls or default_local_urls())[fam.site].rstrip("/")
     return Task(id=inst.id, version="families", name=inst.id, site=fam.site, goal=inst.goal, base_url=base,
-                remote_url=base, local=True, points=1.0, family=inst.family, index=inst.index)
+                remote_url=base, local=True, points=1.0, family=inst.family, index=inst.index,
+                start_path=fam.start(inst.params))
 
 
 def resolve_family_spec(ref: str, site_urls: dict[str, str] | None = None) -> list[Any]:

@@ -13,7 +13,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Any, Callable, ClassVar, Sequence
 
-from halo.tasks.types import split_of
+from halo.tasks.types import SHARED_INSTANCES, split_of
 
 
 # ---------------------------------------------------------------- /finish readers (as REAL's scripts read it)
@@ -89,6 +89,7 @@ class Family:
     site: ClassVar[str] = ""
     steps: ClassVar[str] = "1"
     description: ClassVar[str] = ""
+    shares: ClassVar[str] = ""  # another family whose instances (parameters, goal, split) this one's are, one for one
 
     def __init__(self) -> None:
         self._space: list[dict[str, Any]] | None = None
@@ -111,6 +112,12 @@ class Family:
         do (the form is gone then), so that progress never falls at the last step. Counted in the family's progress
         (the dense reward) only, never in its grade."""
         return []
+
+    def start(self, params: dict[str, Any]) -> str:
+        """The path under the site's root an episode opens ("" = the site's home page). A rung of a ladder starts
+        where a longer goal's later stage begins (GoMail's compose window already holding the address), as a site's
+        own links can open it; the grader and the site's seed state stay the same."""
+        return ""
 
     def typed(self, params: dict[str, Any]) -> tuple[str, ...]:
         """The values a solution types (a subject, a message, a query): typed-value accuracy is measured on them."""
@@ -135,7 +142,7 @@ class Family:
             if not self._space:
                 raise ValueError(f"family {self.name} has an empty parameter space")
             self._perm = list(range(len(self._space)))
-            random.Random(f"perm:{self.name}").shuffle(self._perm)
+            random.Random(f"perm:{self.shares or self.name}").shuffle(self._perm)
         return self._space
 
     def instance(self, index: int) -> Instance:
@@ -144,7 +151,7 @@ class Family:
         space = self._params()
         assert self._perm is not None
         params = dict(space[self._perm[index % len(space)]])
-        rng = random.Random(f"goal:{self.name}:{index}")
+        rng = random.Random(f"goal:{self.shares or self.name}:{index}")
         return Instance(family=self.name, index=index, goal=self.goal(params, rng), params=params)
 
     def instances(self, split: str = "train", limit: int | None = None) -> list[Instance]:
@@ -177,6 +184,8 @@ def register(cls: type[Family]) -> type[Family]:
     if cls.name in FAMILIES:
         raise ValueError(f"family {cls.name} registered twice")
     FAMILIES[cls.name] = cls()
+    if cls.shares:
+        SHARED_INSTANCES[cls.name] = cls.shares
     return cls
 
 

@@ -12,7 +12,8 @@ from __future__ import annotations
 import random
 import re
 from datetime import date
-from typing import Any
+from typing import Any, ClassVar
+from urllib.parse import urlencode
 
 from halo.tasks.families.base import Check, Family, Finish, field_value, norm, register
 from real_local.gomail import mailbox as mb
@@ -387,3 +388,52 @@ class SendEmail(Family):
 
     def typed(self, p):
         return (p["subject"], p["body"], p["name"].split()[0])
+
+
+# ---------------------------------------------------------------- gomail.send's rungs
+class _SendFrom(SendEmail):
+    """``gomail.send``'s goal, grader and progress, from a later stage: the episode opens GoMail's compose window
+    with the first fields already filled (Gmail's own compose link, ``?view=cm&to=..&su=..``), so the last stages
+    can be learned before the whole send is. A ladder climbs these down to ``gomail.send`` (configs/ladder.yaml):
+    the page at each stage of a whole send is the page a rung starts on, under the same goal."""
+
+    filled: ClassVar[tuple[str, ...]] = ()  # of "to", "subject", "body"
+    shares = "gomail.send"  # instance n is gomail.send's instance n: its held-out ones stay held out on every rung
+
+    def start(self, p):
+        q = {"view": "cm"}
+        if "to" in self.filled:
+            q["to"] = p["to"]
+        if "subject" in self.filled:
+            q["su"] = p["subject"]
+        if "body" in self.filled:
+            q["body"] = p["body"]
+        return "/?" + urlencode(q)
+
+    def typed(self, p):
+        return tuple(v for k, v in (("subject", p["subject"]), ("body", p["body"]),
+                                    ("to", p["name"].split()[0])) if k not in self.filled)
+
+
+@register
+class SendClick(_SendFrom):
+    name, steps, filled = "gomail.send_click", "1", ("to", "subject", "body")
+    description = "gomail.send's last step: the message is written, send it"
+
+
+@register
+class SendBody(_SendFrom):
+    name, steps, filled = "gomail.send_body", "2-4", ("to", "subject")
+    description = "gomail.send from an addressed message with its subject: write the message, send it"
+
+
+@register
+class SendSubject(_SendFrom):
+    name, steps, filled = "gomail.send_subject", "2-4", ("to",)
+    description = "gomail.send from an addressed message: subject, message, send"
+
+
+@register
+class SendAddress(_SendFrom):
+    name, steps, filled = "gomail.send_address", "5+", ()
+    description = "gomail.send from an open, empty compose window: address, subject, message, send"

@@ -109,14 +109,24 @@ def _list(request: Request, *, folder: str, title: str, items: list[dict[str, An
 
 
 def _open_draft(request: Request) -> str:
-    """``?draft=<id>`` opens that saved draft in the compose window (JSON for the page's script, or "null")."""
-    eid = request.query_params.get("draft")
-    e = mb.emails(session_of(request).state).get(eid or "")
+    """``?draft=<id>`` opens that saved draft in the compose window; ``?view=cm&to=..&su=..&body=..`` (Gmail's own
+    compose link, what a ``mailto:`` opens) a new message with those fields filled. JSON for the page's script, or
+    "null"; nothing is saved until the message is sent or closed as a draft."""
+    q = request.query_params
+    if q.get("view") == "cm":
+        to = [a.strip().lower() for a in ",".join(q.getlist("to")).split(",") if a.strip()]
+        data = {"id": None, "to": to, "cc": [], "bcc": [], "subject": q.get("su", ""), "body": q.get("body", "")}
+        return _script_json(data)
+    e = mb.emails(session_of(request).state).get(q.get("draft") or "")
     if not e or not e["draft"]:
         return "null"
     data = {"id": e["id"], "to": e["to"], "cc": e["cc"], "bcc": e["bcc"], "subject": e["subject"],
             "body": "\n".join(p for p in re.findall(r"<p>(.*?)</p>", e["content"]))}
     data["body"] = html.unescape(data["body"])
+    return _script_json(data)
+
+
+def _script_json(data: dict[str, Any]) -> str:
     return json.dumps(data).replace("<", "\\u003c").replace(">", "\\u003e")
 
 

@@ -339,7 +339,7 @@
     return data;
   });
   const saved = JSON.parse($("#open-draft").textContent);
-  if (saved) {  // a draft opened from the Drafts folder
+  if (saved) {  // a draft opened from the Drafts folder, or a compose link (?view=cm: no draft yet)
     draftId = saved.id;
     for (const field of ["to", "cc", "bcc"]) {
       const row = $(".recip-row[data-field=" + field + "]", compose);
