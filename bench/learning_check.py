@@ -384,8 +384,9 @@ def main() -> None:
     p.add_argument("--explore-adapt-own", action=argparse.BooleanOptionalAction, default=False,
                    help="--explore-adapt on the failure rate of the policy's own (unexplored) episodes "
                         "(GRPOSettings.explore_adapt_own)")
-    p.add_argument("--explore-unit", default="choice", choices=("choice", "reply"),
-                   help="draw each choice with --explore's probability, or whole replies (GRPOSettings.explore_unit)")
+    p.add_argument("--explore-unit", default="choice", choices=("choice", "reply", "value"),
+                   help="draw each choice with --explore's probability, or whole replies, or whole replies with each "
+                        "enumerated value drawn uniformly (GRPOSettings.explore_unit)")
     p.add_argument("--eval-instances", type=int, default=24, help="held-out and train instances evaluated")
     p.add_argument("--element-roles", choices=("any", "by_action"), default=None,
                    help="the mode's prompt.element_roles (by_action: fill/press only fields); default the mode's")

@@ -13,7 +13,7 @@ import json
 import os
 import random
 import threading
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 from halo.env.types import Observation
 from halo.errors import PolicyError
@@ -114,10 +114,15 @@ class _Explore:
     choices at 0.3 has one drawn in two, and a two-step chain of the policy's would rarely run intact)."""
 
     def __init__(self, share: float, temperature: float, generator: Any, stop_ids: Sequence[int],
-                 per_reply: bool = False):
+                 per_reply: bool = False, values: Sequence[Any] | None = None, start: int = 0,
+                 decode: Callable[[Sequence[int]], str] | None = None):
         self.share, self.temperature, self.generator = share, temperature, generator
         self.stop_ids = sorted(stop_ids)  # ending with one stop token or another is no choice
-        self.per_reply = per_reply
+        self.per_reply = per_reply or values is not None
+        # explore_unit value (policy/explore_values.py): per row a ValueDraw; a drawn reply's enumerated values are
+        # drawn whole (the reply so far is input_ids[row, start:], spelt by ``decode``)
+        self.values, self.start, self.decode = values, start, decode
+        self._tok: dict[int, str] = {}
         self.rows: Any = None  # per_reply: (B,) True for the replies drawn uniformly
         self.lse: list[Any] = []  # per generated step: (B,) logsumexp of the masked logits / temperature
         self.drawn: list[Any] = []  # per generated step: (B,) True where a real choice was drawn uniformly
@@ -139,8 +144,28 @@ class _Explore:
         self.drawn.append(pick)
         if bool(pick.any()):
             uniform = torch.where(allowed, torch.zeros_like(scores), torch.full_like(scores, float("-inf")))
+            if self.values is not None:
+                for r in pick.nonzero().flatten().tolist():
+                    t = self._value_token(r, input_ids, allowed)
+                    if t is not None:
+                        uniform[r] = float("-inf")
+                        uniform[r, t] = 0.0
             scores = torch.where(pick[:, None], uniform, scores)
         return scores
+
+    def _value_token(self, row: int, input_ids: Any, allowed: Any) -> int | None:
+        draw = self.values[row] if self.values is not None else None
+        if draw is None or self.decode is None:
+            return None
+        text = self.decode(input_ids[row, self.start:].tolist())
+        ids = allowed[row].nonzero().flatten().tolist()
+        return draw.token(text, ids, self._one)
+
+    def _one(self, t: int) -> str:
+        if t not in self._tok:
+            assert self.decode is not None
+            self._tok[t] = self.decode([t])
+        return self._tok[t]
 
 
 def _repeat_rows(enc: Any, n: int) -> dict[str, Any]:
@@ -252,6 +277,7 @@ class HFPolicy(PolicyBackend):
         # share of sampled replies drawn by _Explore (a trainer sets it for its rollouts; evaluation samples at 0)
         self.explore = 0.0
         self.explore_per_reply = False  # the draw made once per reply, not at each choice (_Explore.per_reply)
+        self.explore_values = False  # a drawn reply's enumerated values drawn whole (policy/explore_values.py)
         self._explore_gen = None  # torch.Generator, seeded from the decoding seed on first use
         self.max_batch = max_batch
         self.batch_wait_s = 0.01
@@ -391,8 +417,18 @@ class HFPolicy(PolicyBackend):
                 if self._explore_gen is None:
                     self._explore_gen = torch.Generator()
                     self._explore_gen.manual_seed(d.seed if d.seed is not None else random.getrandbits(63))
+                values = None
+                if self.explore_values:  # each row's own page: its schema's values, drawn with the explorer's seed
+                    from halo.policy.action_space import page_schema
+                    from halo.policy.explore_values import ValueDraw
+
+                    seed = int(torch.randint(0, 2**62, (1,), generator=self._explore_gen))
+                    values = [ValueDraw(page_schema(o, self.prompt_config), random.Random(seed + i))
+                              for i, (_, o) in enumerate(rows)]
+                tok = self.processor.tokenizer
                 explorer = _Explore(self.explore, temperature, self._explore_gen, self.eos_ids,
-                                    self.explore_per_reply)
+                                    self.explore_per_reply, values=values, start=P,
+                                    decode=lambda ids: tok.decode(ids, skip_special_tokens=False))
                 procs = procs + [explorer]
             if self.vision_ids:
                 procs = [_Suppress(self.vision_ids), *procs]

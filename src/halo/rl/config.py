@@ -106,7 +106,9 @@ class GRPOSettings:
     hindsight_per_episode: AtLeast1 = 1  # instances one failed episode is relabelled for
     explore: float = 0.0  # probability a training reply's choice is drawn uniformly among the grammar's, in [0, 1)
     explore_adapt: bool = False  # explore x (1 - the family's recent success): explore where the policy still fails
-    explore_unit: Literal["choice", "reply"] = "choice"  # each choice drawn with that probability, or whole replies
+    # each choice drawn with that probability, or whole replies; value: whole replies whose enumerated values (the
+    # action, its element, the goal phrase) are each drawn uniformly among the page's, not token by token
+    explore_unit: Literal["choice", "reply", "value"] = "choice"
     # explore_adapt on the policy's own episodes (no drawn choice): a drawn two-step reply nearly always fails, so the
     # family's success counting them stays low and keeps exploration high however well the policy does
     explore_adapt_own: bool = False

@@ -261,6 +261,7 @@ class GRPOTrainer:
                     batch = [queue.pop(0)]
                     if s.explore:  # training rollouts only: evaluation samples the policy itself
                         self.policy.explore_per_reply = s.explore_unit == "reply"
+                        self.policy.explore_values = s.explore_unit == "value"
                         self.policy.explore = self.explore_for(batch[0])
                         rates.append(self.policy.explore)
                     batch_groups = [await run_group(envs, self.policy, batch[0], n=s.group_size, on_step=None,

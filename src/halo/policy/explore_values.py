@@ -1,0 +1,94 @@
+"""Exploration over whole values: an explored reply draws each argument uniformly among the values the page allows.
+
+GRPO's uniform exploration (``grpo.explore``) draws a constrained reply's tokens uniformly among those the grammar
+allows. Token by token, a value spelt in several tokens is drawn far from uniformly: Qwen's tokenizer spells an
+element id digit by digit, so on a page with ids 1-189 ``"186"`` comes out about once in 1,000 draws of a click
+(1/9, then 1/11, then 1/10) while ``"8"`` comes out once in 9, and GoMail's Send button is practically never tried
+(the tiny model's own tokenizer spells most ids in one token: there the two draws nearly agree on ids). ``explore_unit: value`` draws, in
+an explored reply, each enumerated argument whole: the action uniformly among the page's actions, then the element
+uniformly among the ids that action may take, then the text (a goal phrase) uniformly among the choices; the
+reply's tokens are then the ones that spell those values. Free text and numbers stay token-uniform. The policy's own
+logprobs of the tokens drawn are kept as for any explored reply (``hf_backend._Explore``)."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+from typing import Any, Callable, Sequence
+
+_DONE = re.compile(r'"(\w+)"\s*:\s*"((?:[^"\\]|\\.)*)"')  # a string value written whole
+_OPEN = re.compile(r'"(\w+)"\s*:\s*"((?:[^"\\]|\\.)*)$')  # the string value being written, at the end
+
+
+def branches(schema: dict[str, Any]) -> list[dict[str, list[str] | None]]:
+    """Each alternative of a tool-call schema (``grammar.action_json_schema``) as ``{key: its values}``: a const or
+    an enum gives its strings, a free string ``None``; nested objects (``arguments``) are flattened."""
+    def walk(node: dict[str, Any], out: dict[str, list[str] | None]) -> None:
+        for key, prop in (node.get("properties") or {}).items():
+            if "const" in prop:
+                out[key] = [str(prop["const"])]
+            elif "enum" in prop:
+                out[key] = [str(v) for v in prop["enum"]]
+            elif prop.get("type") == "object":
+                walk(prop, out)
+            elif prop.get("type") == "string":
+                out[key] = None
+    out = []
+    for alt in schema.get("anyOf", [schema]):
+        flat: dict[str, list[str] | None] = {}
+        walk(alt, flat)
+        out.append(flat)
+    return out
+
+
+def _escaped(value: str) -> str:
+    """A value as the reply's JSON spells it inside its quotes."""
+    return json.dumps(value, ensure_ascii=False)[1:-1]
+
+
+class ValueDraw:
+    """One explored reply's draws: the value each enumerated key takes (drawn on first need, uniformly among the
+    values the schema's alternatives still allow after the keys already written), and the token that spells on."""
+
+    def __init__(self, schema: dict[str, Any], rng: random.Random) -> None:
+        self.alts = branches(schema)
+        self.rng = rng
+        self.drawn: dict[str, str] = {}
+
+    def _values(self, key: str, written: dict[str, str]) -> list[str] | None:
+        """The values ``key`` may take given what the reply wrote already (None: free text, or not enumerated)."""
+        vals: list[str] = []
+        for alt in self.alts:
+            if key not in alt or alt[key] is None:
+                continue
+            if all(alt.get(k) is None or v in alt[k] for k, v in written.items() if k != key and k in alt):
+                vals += [v for v in alt[key] if v not in vals]
+        return vals or None
+
+    def token(self, text: str, allowed: Sequence[int], decode: Callable[[int], str]) -> int | None:
+        """The token, among ``allowed``, that spells on the drawn value of the string being written at the end of
+        ``text`` (the reply so far); None where no enumerated value is being written (the caller draws as before)."""
+        m = _OPEN.search(text)
+        if m is None:
+            return None
+        key, part = m.group(1), m.group(2)
+        written = {k: json.loads(f'"{v}"') for k, v in _DONE.findall(text[:m.start()])}
+        values = self._values(key, written)
+        if values is None:
+            return None
+        target = self.drawn.get(key)
+        if target is None or not _escaped(target).startswith(part):
+            fits = [v for v in values if _escaped(v).startswith(part)]
+            if not fits:
+                return None
+            target = self.drawn[key] = self.rng.choice(fits)
+        rest = _escaped(target)[len(part):] + '"'
+        best, best_len, over = None, 0, None
+        for t in allowed:
+            s = decode(t)
+            if s and rest.startswith(s) and len(s) > best_len:
+                best, best_len = t, len(s)
+            elif s and over is None and s.startswith(rest):  # the closing quote and what the grammar puts after it
+                over = t
+        return best if best is not None else over

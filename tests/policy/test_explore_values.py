@@ -1,0 +1,133 @@
+"""``explore_unit: value`` (policy/explore_values.py): an explored reply draws each enumerated value whole, uniformly
+among the page's, instead of token by token (where a three-digit id is drawn ~30x less often than a one-digit one)."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections import Counter
+
+import pytest
+
+from halo.policy.explore_values import ValueDraw, branches
+from halo.policy.grammar import action_json_schema
+
+IDS = [str(i) for i in range(1, 190) if i % 7]  # 162 ids of one to three digits, as a GoMail page has
+FIELDS = ["5", "181", "184", "185"]
+PHRASES = ["#1", "#2", "#3"]
+
+
+def schema():
+    return action_json_schema(element_ids={"click": IDS, "fill": FIELDS}, actions=("click", "fill", "send_msg_to_user"),
+                              text_choices=PHRASES, single_tool=True)
+
+
+def spell(draw: ValueDraw, head: str, vocab: list[str], allowed_next=None) -> str:
+    """Write the reply on from ``head`` with the drawn tokens until the value's closing quote (``vocab``: the
+    token strings; every token allowed unless ``allowed_next`` says which)."""
+    text = head
+    while True:
+        allowed = allowed_next(text) if allowed_next else range(len(vocab))
+        t = draw.token(text, list(allowed), lambda i: vocab[i])
+        if t is None:
+            return text
+        text += vocab[t]
+        if text.endswith('"') and not text.endswith('\\"'):
+            return text
+
+
+CHARS = [c for c in '0123456789#"'] + ["18", "186", '"}', "1"]  # single characters and a few merged tokens
+
+
+def test_branches_flatten_each_alternative():
+    b = branches(schema())
+    click = next(x for x in b if x.get("action") == ["click"])
+    fill = next(x for x in b if x.get("action") == ["fill"])
+    assert sorted(click["element"]) == sorted(IDS) and sorted(fill["element"]) == sorted(FIELDS) and fill["value"] == PHRASES
+    assert any(x.get("action") == ["send_msg_to_user"] and x.get("text") == PHRASES for x in b)
+
+
+def test_an_element_id_is_drawn_uniformly_whatever_its_digits():
+    head = '{"name": "browser", "arguments": {"action": "click", "element": "'
+    counts = Counter(spell(ValueDraw(schema(), random.Random(i)), head, CHARS)[len(head):-1] for i in range(8000))
+    assert set(counts) <= set(IDS) and len(counts) >= 150
+    three = sum(n for v, n in counts.items() if len(v) == 3) / 8000
+    share = sum(len(v) == 3 for v in IDS) / len(IDS)
+    assert three == pytest.approx(share, abs=0.03)  # token by token: ~1/3 of it
+    assert 20 <= counts["186"] <= 80 and 20 <= counts["8"] <= 80  # 8000 / 162 = 49 each
+
+
+def test_the_element_follows_the_action_already_written_and_the_phrase_is_one_of_the_choices():
+    head = '{"name": "browser", "arguments": {"action": "fill", "element": "'
+    seen = set()
+    for i in range(200):
+        d = ValueDraw(schema(), random.Random(i))
+        text = spell(d, head, CHARS)
+        seen.add(text[len(head):-1])
+        text = spell(d, text + ', "value": "', CHARS)
+        assert text.rsplit('"', 2)[1] in PHRASES
+    assert seen == set(FIELDS)
+
+
+def test_the_action_itself_is_drawn_among_the_actions():
+    vocab = [*CHARS, "click", "fill", "send_msg_to_user", "cl", "ick"]
+    head = '{"name": "browser", "arguments": {"action": "'
+    got = Counter(spell(ValueDraw(schema(), random.Random(i)), head, vocab)[len(head):-1] for i in range(600))
+    assert set(got) == {"click", "fill", "send_msg_to_user"} and min(got.values()) > 150
+
+
+def test_the_longest_token_that_spells_on_is_taken_and_the_grammar_is_obeyed():
+    head = '{"name": "browser", "arguments": {"action": "click", "element": "'
+    d = ValueDraw(schema(), random.Random(0))
+    d.drawn["element"] = "186"
+    assert CHARS[d.token(head, list(range(len(CHARS))), lambda i: CHARS[i])] == "186"
+    assert CHARS[d.token(head, [CHARS.index("1"), CHARS.index("18")], lambda i: CHARS[i])] == "18"
+    # the closing quote merged with what follows it, where the grammar allows only that
+    assert CHARS[d.token(head + "186", [CHARS.index('"}')], lambda i: CHARS[i])] == '"}'
+    assert d.token('{"name": "browser", "arguments": {"action": "click", "x": ', [0, 1], lambda i: CHARS[i]) is None
+    # nothing written so far can lead to an id the page has: no draw (the caller's uniform token draw goes on)
+    assert ValueDraw(schema(), random.Random(1)).token(head + "0", list(range(len(CHARS))), lambda i: CHARS[i]) is None
+    d = ValueDraw(schema(), random.Random(1))  # "7" is not an id (7 % 7 == 0): after "7", only 71-76 and 78-79
+    assert d.token(head + "7", list(range(len(CHARS))), lambda i: CHARS[i]) is not None and d.drawn["element"] in {
+        "71", "72", "73", "74", "75", "76", "78", "79"}
+
+
+@pytest.mark.ml
+def test_value_exploration_in_the_tiny_policy_draws_ids_whole_and_keeps_the_policys_logprobs(tiny_model):
+    """In the tiny policy, explored replies with ``explore_values`` click 3-digit ids about as often as their share of
+    the page, and each reply still carries the policy's own logprobs of its tokens (the learner's ratio starts at 1).
+    (The tiny model's tokenizer spells most ids in one token, so token-uniform draws are near uniform here too; Qwen's
+    splits digits, where the two differ: the unit tests above.)"""
+    import torch
+    from policy_helpers import make_obs, screenshot
+
+    from halo.env.types import Element
+    from halo.policy.base import DecodingConfig
+    from halo.policy.hf_backend import HFPolicy
+    from halo.policy.prompt import PromptConfig
+    from halo.rl.forward import token_logprobs, training_batch
+
+    torch.set_num_threads(1)
+    elements = {str(i): Element(str(i), "button", f"B{i}", (10 + (i % 20) * 30, 10 + (i // 20) * 30, 20, 20))
+                for i in range(1, 190) if i % 7}
+    obs = make_obs(elements=elements, axtree="\n".join(f"[{i}] button \"B{i}\"" for i in elements),
+                   screenshot=screenshot())
+    three_share = sum(len(i) == 3 for i in elements) / len(elements)
+    p = HFPolicy(tiny_model, decoding=DecodingConfig(temperature=1.0, max_tokens=64, constrained=True, seed=5,
+                                                      jump_forward=True),
+                 prompt=PromptConfig(max_pixels=4096 * 4, min_pixels=4096, actions=("click",), elements="visible",
+                                     text="goal", text_max_chars=24, single_tool=True))
+    p.explore, p.explore_values = 1.0, True
+    prompt = p.build_prompt(obs)
+    drawn = asyncio.run(p.sample_prompt(prompt, obs, 64, 1.0))
+    assert all(s.explored and s.action is not None for s in drawn)
+    assert len({s.action.element for s in drawn}) >= 40  # 64 draws among 162 ids: ~54 distinct when uniform
+    assert abs(sum(len(s.action.element) == 3 for s in drawn) / len(drawn) - three_share) < 0.2
+    with torch.no_grad():
+        for s in drawn[:4]:
+            batch = training_batch(p.encode(prompt), [s.token_ids], p.pad_id)
+            lp = token_logprobs(p.model, batch, 1.0, p.grammar_mask(s.grammar, s.token_ids))
+            lp = lp[0, batch.prompt_len - 1:batch.prompt_len - 1 + len(s.token_ids)]
+            assert max(abs(a - b) for a, b in zip(lp.tolist(), s.sampler_logprobs)) <= 1e-3
+    p.explore_values = False  # per reply as before: the same replies are drawn, now token by token
+    assert all(s.explored for s in asyncio.run(p.sample_prompt(prompt, obs, 8, 1.0)))
