@@ -91,3 +91,38 @@ async def test_a_connection_dropped_under_a_state_read_is_tried_once_more(famili
         assert len(drops) == 2
     finally:
         await env.close()
+
+
+@pytest.mark.browser
+async def test_a_rung_opens_at_its_stage_and_a_half_written_send_is_a_dead_end(families_pool, family_site_urls):
+    """``gomail.send_body`` opens on the compose window holding the recipient's chip and the subject (its progress
+    counts them), typing the message raises progress, and sending before it is written is a dead end: progress 0,
+    below every state on the road to the goal (sending cannot be undone)."""
+    from family_oracles_gomail import send_body, send_click
+    from site_helpers import Driver
+
+    from halo.env.env import BrowserEnv
+    from halo.tasks.families import family_task, progress_of
+
+    inst = get_family("gomail.send_body").instance(4)
+    assert inst.goal == get_family("gomail.send").instance(4).goal  # the top rung's instance, from a later stage
+    task = family_task(inst, family_site_urls)
+    env = BrowserEnv(families_pool, max_steps=5)
+    try:
+        d = Driver(env, await env.reset(task))
+        chips = [e.name for e in d.obs.elements.values() if (e.name or "").startswith("Remove ")]
+        assert chips == [f"Remove {inst.params['name']}"]
+        start = progress_of(task, await env.finish_json(), d.obs)
+        await d.fill("textbox", "Message Body", inst.params["body"])
+        typed = progress_of(task, await env.finish_json(), d.obs)
+        assert 0 < start < typed < 1
+        d = Driver(env, await env.reset(task))
+        await send_click(d, inst.params)
+        checks = {c.name: c.passed for c in get_family("gomail.send_body").grade(await env.finish_json(), inst.params)}
+        assert checks["one email sent"] and checks["subject"] and not checks["message"]  # most checks pass ...
+        assert progress_of(task, await env.finish_json(), d.obs) == 0.0
+        d = Driver(env, await env.reset(task))
+        await send_body(d, inst.params)
+        assert progress_of(task, await env.finish_json(), d.obs) == 1.0
+    finally:
+        await env.close()

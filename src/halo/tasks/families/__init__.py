@@ -128,11 +128,17 @@ def resolve_family_spec(ref: str, site_urls: dict[str, str] | None = None) -> li
 
 def progress_of(task: Any, finish_state: dict[str, Any], page: Any = None) -> float:
     """The share of the instance's checks, and of its subgoals on ``page`` (the observation after the step, where
-    given), that pass on this state: the family's progress potential, 0..1. Checks on the final message are left
-    out: they cannot pass before it is sent."""
+    given), that pass on this state: the family's progress potential, 0..1; 0 on a dead end (``Family.dead_end``).
+    Checks on the final message are left out: they cannot pass before it is sent."""
     fam = get_family(task.family)
     params = fam.instance(task.index).params
     checks = [c for c in fam.grade(finish_state, params, "") if c.name != "answer"]
+    if not all(c.passed for c in checks):
+        try:
+            if fam.dead_end(Finish(finish_state), params):
+                return 0.0
+        except Exception:  # noqa: BLE001 - a state the agent made that the check cannot read is not a dead end
+            pass
     if page is not None:
         try:
             checks += fam.subgoals(Finish(finish_state), params, page)

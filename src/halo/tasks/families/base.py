@@ -113,6 +113,12 @@ class Family:
         (the dense reward) only, never in its grade."""
         return []
 
+    def dead_end(self, finish: Finish, params: dict[str, Any]) -> bool:
+        """Whether this state can no longer reach the goal whatever comes next (an email sent with a field wrong:
+        sending cannot be taken back). Progress is 0 there: a state that passes most checks but is lost must not pay
+        more than the open road to the goal (otherwise sending a half-written email outpays writing it)."""
+        return False
+
     def start(self, params: dict[str, Any]) -> str:
         """The path under the site's root an episode opens ("" = the site's home page). A rung of a ladder starts
         where a longer goal's later stage begins (GoMail's compose window already holding the address), as a site's

@@ -325,6 +325,9 @@ class Reply(Family):
         return [Check("reply box open", sent or body is not None),
                 Check("message typed", sent or _contains(_plain(body or ""), p["message"]), f"body holds {body!r}")]
 
+    def dead_end(self, f, p):
+        return bool(sent_emails(f))  # a reply sent (its checks failing, or this is not asked)
+
     def typed(self, p):
         return (p["message"],)
 
@@ -385,6 +388,9 @@ class SendEmail(Family):
                       or norm(subject) == norm(p["subject"]), f"subject field holds {subject!r}"),
                 Check("message typed", (e is not None and _contains(_body(e), p["body"]))
                       or _contains(_plain(body or ""), p["body"]), f"body holds {body!r}")]
+
+    def dead_end(self, f, p):
+        return bool(sent_emails(f))  # an email sent (asked only when the checks fail): it cannot be unsent
 
     def typed(self, p):
         return (p["subject"], p["body"], p["name"].split()[0])
