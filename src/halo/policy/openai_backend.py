@@ -80,6 +80,9 @@ class OpenAIPolicy(PolicyBackend):
             headers["Authorization"] = f"Bearer {key}"
         self._client = client or httpx.AsyncClient(timeout=self._timeout(self.server.timeout_s), headers=headers)
         self.retries = 0  # retried requests so far (for metrics)
+        # vLLM with hot-loaded adapters (rl/lora_sync.LoraSync sets itself here): each request acquires its model
+        # name, whose adapter version its completions record (``Completion.version``), and releases it when answered
+        self.lora_versions: Any = None
 
     def request_body(self, prompt: Prompt, obs: Observation, n: int, temperature: float) -> dict[str, Any]:
         d, s = self.decoding, self.server
@@ -110,12 +113,22 @@ class OpenAIPolicy(PolicyBackend):
 
     async def complete(self, prompt: Prompt, obs: Observation, n: int, temperature: float) -> list[Completion]:
         body = self.request_body(prompt, obs, n, temperature)
-        data = await self.post("/chat/completions", body)
+        versions, name = self.lora_versions, body["model"]
+        # the name's adapter version, and a hold on the name until the answer is in: a sync does not unload it under
+        # this request (taken with no await after reading the name, so no switch comes in between)
+        version = versions.acquire(name) if versions is not None else None
+        try:
+            data = await self.post("/chat/completions", body)
+        finally:
+            if versions is not None:
+                await versions.release(name)
         try:
             out = completions_from_response(data)
         except (KeyError, TypeError, ValueError, IndexError) as e:
             raise PolicyError(f"{self.url}/chat/completions answered without usable choices ({e!r}): "
                               f"{json.dumps(data)[:300]}") from None
+        if version is not None:
+            out = [dataclasses.replace(c, version=version) for c in out]
         if "structured_outputs" in body:
             # vLLM masks the logits with the grammar before it reports logprobs: they are of the distribution
             # actually sampled, and the grammar's key lets a learner replay the same mask (as in-process)

@@ -114,7 +114,7 @@ class GRPOSettings:
     explore_adapt_own: bool = False
     # asynchronous GRPO (rl/pipeline.py): rollouts of the next iterations run while the learner updates, each step
     # sampled at most this many adapter versions (iterations' updates) behind the learner that trains on it; a group
-    # older than that is dropped. 0: strictly in turn (rollouts, update, rollouts ...). In-process (hf) modes only
+    # older than that is dropped. 0: strictly in turn (rollouts, update, rollouts ...). hf or vLLM modes, not --ray
     max_staleness: Annotated[NonNegativeInt, Field(le=4), Why(
         "each version of lag keeps another iteration's episodes, screenshots included, in memory, and the "
         "importance weights that correct the lag grow with it (AReaL and verl run 1-4)")] = 0

@@ -9,14 +9,22 @@ it (``Sample.version``, read under the sampler's lock); the learner's update hol
 and publishes the new version before letting it go (``LoRALearner.update_versioned``), so each completion comes from
 exactly one version, and an episode that spans an update records the version of each of its steps.
 
-Bound: iteration j's rollouts start only once the learner has finished iteration j - k - 1 (its version is then
->= j - k, and j's update runs at version j: every step is at most k versions behind). They never start past a
-checkpoint that is not yet written: nothing is in flight when a checkpoint is taken, so a killed run resumes from
-its last checkpoint and re-runs, from scratch, the rollouts that had started after it (they are discarded, not
-saved), with the same versions an uninterrupted run gave them. Drop rule: a group whose oldest step is more than
-k versions behind the learner at its update is dropped and counted (the bound keeps this from happening in process;
-it is the guard for whatever else samples). Metrics (``async``): the histogram of the trained steps' staleness,
-dropped groups, the time the learner waited for rollouts, and the importance weights' mean and truncated share.
+With a vLLM server the sampler is another process: the learner's update publishes nothing to it; the adapter it
+saves is hot-loaded under a new versioned name (``rl/lora_sync.LoraSync``, version i + 1 after iteration i's
+update) and the sampler's next requests use that name, while requests already sent finish on theirs. Each request
+records the version of the name it was sent with, so here too each completion comes from exactly one version and
+an episode that spans a sync records each step's. A name is unloaded only once it is no longer current and no
+request in flight holds it (episodes take the current name at each step: see ``rl/lora_sync.py``).
+
+Bound: iteration j's rollouts start only once the learner has finished iteration j - k - 1, its vLLM sync included
+(its version is then >= j - k, and j's update runs at version j: every step is at most k versions behind). They
+never start past a checkpoint that is not yet written: nothing is in flight when a checkpoint is taken, so a killed
+run resumes from its last checkpoint and re-runs, from scratch, the rollouts that had started after it (they are
+discarded, not saved), with the same versions an uninterrupted run gave them. Drop rule: a group whose oldest step
+is more than k versions behind the learner at its update is dropped and counted (the bound keeps this from
+happening, in process and on vLLM; it is the guard for whatever else samples). Metrics (``async``): the histogram
+of the trained steps' staleness, dropped groups, the time the learner waited for rollouts, and the importance
+weights' mean and truncated share.
 """
 
 from __future__ import annotations
@@ -33,15 +41,26 @@ from halo.errors import ConfigError
 
 
 def check_async(policy: Any, learner: Any, rollouts: Any, sync: Any) -> None:
-    """Asynchronous GRPO needs the in-process sampler (it records each completion's adapter version and shares the
-    learner's weights): refuse a vLLM server's and Ray workers' rollouts before anything starts."""
-    if rollouts is not None or sync is not None:
-        raise ConfigError("grpo.max_staleness >= 1 (asynchronous GRPO) runs with an in-process (hf) mode without "
-                          "--ray for now: vLLM's and Ray workers' samples carry no adapter version yet; set "
-                          "grpo.max_staleness: 0")
-    if not hasattr(learner, "update_versioned") or not hasattr(policy, "weights_version"):
-        raise ConfigError(f"grpo.max_staleness >= 1 needs the in-process sampler (backend hf), whose completions "
-                          f"carry the adapter version that drew them; this sampler is "
+    """Asynchronous GRPO needs a sampler that records on each completion the adapter version that drew it: the
+    in-process one (which shares the learner's weights), or a vLLM server's through its ``LoraSync`` (each request
+    records the version of the adapter name it was sent with). Refuse Ray workers' rollouts and any other sampler
+    before anything starts."""
+    if rollouts is not None:
+        raise ConfigError("grpo.max_staleness >= 1 (asynchronous GRPO) does not run with --ray for now: Ray workers' "
+                          "samples carry no adapter version; run without --ray, or set grpo.max_staleness: 0")
+    if not hasattr(learner, "update_versioned"):
+        raise ConfigError(f"grpo.max_staleness >= 1 needs a learner with a versioned update (LoRALearner); this "
+                          f"learner is {type(learner).__name__}")
+    if sync is not None:
+        if not callable(getattr(sync, "acquire", None)) or getattr(policy, "lora_versions", None) is not sync:
+            raise ConfigError(f"grpo.max_staleness >= 1 with a vLLM server needs its sampler (backend openai, "
+                              f"server.kind vllm) to record each request's adapter version through the run's "
+                              f"LoraSync; this sampler ({getattr(policy, 'name', type(policy).__name__)}) and sync "
+                              f"({type(sync).__name__}) record none")
+        return
+    if not hasattr(policy, "weights_version"):
+        raise ConfigError(f"grpo.max_staleness >= 1 needs a sampler whose completions carry the adapter version "
+                          f"that drew them (backend hf, or a vLLM mode); this sampler is "
                           f"{getattr(policy, 'name', type(policy).__name__)}")
 
 
@@ -81,6 +100,8 @@ async def run_pipeline(trainer: Any, envs: Sequence[Any], start: int, finish: Ca
     k = s.max_staleness
     last = s.iterations - 1
     trainer.learner.policy.weights_version = start  # the weights the run starts (or resumes) with
+    if trainer.sync is not None and hasattr(trainer.sync, "begin"):  # vLLM: the name the sampler starts with
+        trainer.sync.begin(start)
     queue: asyncio.Queue[Any] = asyncio.Queue(maxsize=k + 1)
     allowed = last_startable(start - 1, k, trainer.checkpoints_at, last)
     moved = asyncio.Condition()
