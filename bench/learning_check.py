@@ -169,7 +169,7 @@ async def one_seed(a, seed: int, tmp: str) -> dict:
     job = GRPOJob(tasks=[f"{f}@train" for f in families], mode=a.mode, sites="local",
                   run_name=f"learn-seed{seed}", runs_dir=tmp,
                   overrides=(*mode_flags(model=str(d), seed=seed, element_roles=a.element_roles,
-                                         phrase_words=a.phrase_words,
+                                         phrase_words=a.phrase_words, fields=a.fields,
                                          actions=a.actions.split(",") if a.actions else None),
                              *flags("grpo", {
                                  "iterations": a.max_iterations, "group_size": a.group, "max_steps": a.max_steps,
@@ -393,6 +393,9 @@ def main() -> None:
     p.add_argument("--actions", default="",
                    help="the mode's prompt.actions, comma-separated (e.g. without send_msg_to_user: a family's "
                         "episode then ends at success or at its step cap); default the mode's")
+    p.add_argument("--fields", action=argparse.BooleanOptionalAction, default=None,
+                   help="the mode's prompt.fields (a line with the page's text fields and their values); default "
+                        "the mode's")
     p.add_argument("--phrase-words", type=int, default=None,
                    help="the mode's prompt.phrase_words (longest goal word span); default the mode's")
     p.add_argument("--mode", default="tiny", help="the policy mode (tiny; tiny_text: typed text among the goal's "

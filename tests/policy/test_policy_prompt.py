@@ -139,3 +139,23 @@ def test_compact_user_turn_is_history_then_goal():
     assert "Current URL:" in full.user_text and len(p.user_text) <= len(full.user_text) / 2
     with pytest.raises(ValueError, match="user must be 'full' or 'compact'"):
         PromptConfig(user="short")
+
+
+def test_compact_user_turn_can_show_what_each_field_holds():
+    """``fields``: a line with the text fields the policy may type into and their values (cut), before the goal; a
+    half-written form and a whole one then differ in the prompt, not only in the screenshot."""
+    from halo.env.types import Element
+
+    els = {"12": Element("12", "button", "Send", (500, 300, 80, 30)),
+           "13": Element("13", "textbox", "Subject", (500, 200, 280, 40), value="Weekend plans"),
+           "14": Element("14", "textbox", "Message   Body", (500, 250, 280, 90), value="Want to go\nhiking on Saturday?")}
+    cfg = PromptConfig(system="none", user="compact", fields=True, elements="visible", fields_value_chars=16)
+    text = build_prompt(make_obs(elements=els, last_actions=()), cfg).user_text
+    assert text == ("Fields: [13] Subject: 'Weekend plans'; [14] Message Body: 'Want to go hikin'\n"
+                    "Goal: Sign in with jane@example.com")
+    empty = {**els, "14": Element("14", "textbox", "Message Body", (500, 250, 280, 90), value="")}
+    assert "[14] Message Body: ''" in build_prompt(make_obs(elements=empty), cfg).user_text
+    no_fields = {"12": els["12"]}
+    assert build_prompt(make_obs(elements=no_fields, last_actions=()), cfg).user_text == (
+        "Goal: Sign in with jane@example.com")
+    assert "Fields" not in build_prompt(make_obs(elements=els), PromptConfig(user="compact")).user_text

@@ -73,6 +73,10 @@ class PromptConfig:
     # error only when there are some, then the goal (a random-init model's attention averages over every token, and
     # the goal's words are the signal its first choice depends on: ~10 tokens instead of ~60)
     user: Literal["full", "compact"] = "full"
+    # compact user turn: a line with the page's text fields and what each holds ("[185] Message Body: ''"), so a
+    # policy that sees no tree still knows what is typed (a half-written form and a whole one differ only there)
+    fields: bool = False
+    fields_value_chars: AtLeast1 = 24  # each field's value cut to this many characters
 
     def __post_init__(self) -> None:
         from halo.policy.action_space import ELEMENT_FILTERS, ELEMENT_ROLES, MAX_PHRASE_WORDS, TEXT_SOURCES
@@ -177,6 +181,20 @@ def controls_text(obs: Observation, cfg: PromptConfig) -> str:
     return "\n".join(lines)
 
 
+def fields_lines(obs: Observation, cfg: PromptConfig) -> list[str]:
+    """``Fields: [184] Subject: 'Weekend plans'; [185] Message Body: ''``: the text fields the policy may type into
+    (those ``fill`` may take), each with its value; nothing where the page has none."""
+    from halo.policy.action_space import TEXT_ROLES, allowed_elements
+
+    out = []
+    for i in allowed_elements(obs, cfg.elements):
+        el = obs.elements[i]
+        if el.role in TEXT_ROLES:
+            value = " ".join((el.value or "").split())[:cfg.fields_value_chars]
+            out.append(f"[{i}] {' '.join(el.name.split())[:cfg.tree_name_chars]}: {value!r}")
+    return [f"Fields: {'; '.join(out)}"] if out else []
+
+
 def tree_lines(obs: Observation, cfg: PromptConfig) -> list[str]:
     """The page as the prompt shows it, when it does (``include_axtree``), cut to ``axtree_max_chars``."""
     if not cfg.include_axtree:
@@ -194,6 +212,8 @@ def user_text(obs: Observation, cfg: PromptConfig) -> str:
         lines = [f"Done: {'; '.join(history)}"] if history else []
         if obs.last_action_error:
             lines.append(f"Failed: {obs.last_action_error}")
+        if cfg.fields:
+            lines += fields_lines(obs, cfg)
         return "\n".join(lines + tree_lines(obs, cfg) + [f"Goal: {obs.goal}"])
     lines = [f"Goal: {obs.goal}", f"Current URL: {obs.url}", f"Step: {obs.step}"]
     if history:
