@@ -43,16 +43,21 @@ def test_demo_config_trains_on_a_family_and_evaluates_held_out_instances():
 
 def test_the_ladder_demo_climbs_gomails_families_to_sending_an_email():
     """`halo demo --ladder` (configs/ladder.yaml): the rungs in order from one click to gomail.send (5+ steps,
-    typed text), the ladder curriculum, the typed-text mode, and the top rung's held-out instances evaluated."""
+    typed text), each a later stage of the top rung's own instances, the ladder curriculum, the typed-text mode with
+    the fields shown, and the top rung's held-out instances evaluated (held out on every rung)."""
     from halo.jobs.demo import load_demo_config
     from halo.rl.config import load_rl_config
     from halo.tasks.resolve import resolve_tasks
 
     cfg = load_demo_config(ladder=True)
-    assert [t.split("@")[0] for t in cfg.tasks] == ["gomail.open", "gomail.label", "gomail.reply", "gomail.send"]
-    assert cfg.mode == "tiny_text" and cfg.grpo["curriculum"] == "ladder"
+    assert [t.split("@")[0] for t in cfg.tasks] == ["gomail.send_click", "gomail.send_body", "gomail.send_subject",
+                                                     "gomail.send"]
+    assert cfg.mode == "tiny_text" and cfg.grpo["curriculum"] == "ladder" and cfg.prompt["fields"] is True
     rl = load_rl_config(overrides=cfg.overrides("models/tiny"))  # the demo's keys are rl_config's own
     assert rl.grpo.curriculum == "ladder" and rl.grpo.max_steps >= 6
     urls = {s: "http://127.0.0.1:1" for s in ("gomail", "gocalendar", "omnizon", "zilloft")}
     held = resolve_tasks(cfg.eval_tasks["top-held-out"], "local", urls)
     assert held and all(t.family == "gomail.send" and t.split == "test" for t in held)
+    rungs = resolve_tasks(cfg.tasks[:-1], "local", urls)
+    assert {t.start_path.startswith("/?view=cm") for t in rungs} == {True}
+    assert not {t.goal for t in rungs} & {t.goal for t in held}  # a held-out goal is on no rung

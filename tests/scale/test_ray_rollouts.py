@@ -129,6 +129,22 @@ def test_unreachable_address_is_an_error_before_anything_starts():
         check_address(None, 0)
 
 
+def test_a_ray_client_address_without_the_client_extra_is_refused_at_once(monkeypatch):
+    """``ray://`` needs Ray's client extra (gRPC); without it ``ray.init`` would fail deep inside Ray, so the address
+    is refused before anything starts, saying what to install."""
+    import importlib.util
+
+    from halo.errors import ConfigError
+    from halo.runtime.ray.cluster import check_address
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "grpc" else real(name, *a))
+    with pytest.raises(ConfigError, match=r"ray\[client\]"):
+        check_address("ray://127.0.0.1:10001", 2)
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: object() if name == "grpc" else real(name, *a))
+    check_address("ray://127.0.0.1:10001", 2)  # with it installed: left to Ray's own connect
+
+
 @pytest.mark.parametrize("argv", [["eval", "--mode", "tiny", "--tasks", "v2.gomail-1"],
                                   ["train", "grpo", "--tasks", "v2.gomail-1", "--iterations", "1"]])
 def test_cli_refuses_an_unreachable_ray_address_with_exit_2(argv, tmp_path):

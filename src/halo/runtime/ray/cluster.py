@@ -69,7 +69,14 @@ def check_address(address: str | None, workers: int, timeout_s: float = 5.0) -> 
     """What ``connect`` checks before ``ray.init``: the worker count and, for ``HOST:PORT``, that the head answers."""
     if workers < 1:
         raise ConfigError(f"--ray-workers must be >= 1, got {workers}")
-    if address not in (None, "", "local", "auto") and not address.startswith("ray://"):
+    if address and address.startswith("ray://"):
+        import importlib.util
+
+        if importlib.util.find_spec("grpc") is None:  # Ray Client rides on gRPC: ray's `client` extra
+            raise ConfigError(f"--ray-address {address}: Ray Client (ray://) needs Ray's client extra: "
+                              "pip install 'ray[client]' (or join the cluster by its GCS address, HOST:6379, from a "
+                              "machine inside it)")
+    elif address not in (None, "", "local", "auto"):
         _check_reachable(address, timeout_s)
 
 
