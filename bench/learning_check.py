@@ -183,7 +183,7 @@ async def one_seed(a, seed: int, tmp: str) -> dict:
                                  "explore_adapt_own": a.explore_adapt_own, "hindsight": a.hindsight,
                                  "hindsight_per_episode": a.hindsight_per_episode,
                                  "curriculum": a.curriculum, "ladder_unlock": a.ladder_unlock,
-                                 "family_steps": a.family_steps}),
+                                 "family_steps": a.family_steps, "max_staleness": a.max_staleness}),
                              *flags("lora", {"rank": a.lora_rank, "alpha": 2 * a.lora_rank,
                                              "modules_to_save": ["lm_head"] if a.train_head else []})))
     setup = await setup_grpo(job)
@@ -393,6 +393,9 @@ def main() -> None:
     p.add_argument("--actions", default="",
                    help="the mode's prompt.actions, comma-separated (e.g. without send_msg_to_user: a family's "
                         "episode then ends at success or at its step cap); default the mode's")
+    p.add_argument("--max-staleness", type=int, default=0,
+                   help="asynchronous GRPO: rollouts run up to this many adapter versions ahead of the learner "
+                        "(GRPOSettings.max_staleness; 0: in turn)")
     p.add_argument("--fields", action=argparse.BooleanOptionalAction, default=None,
                    help="the mode's prompt.fields (a line with the page's text fields and their values); default "
                         "the mode's")

@@ -27,6 +27,7 @@ from __future__ import annotations
 import argparse
 import heapq
 import json
+import os
 import statistics
 from collections import deque
 from dataclasses import asdict, dataclass, fields
@@ -58,6 +59,12 @@ class Inputs:
     checkpoint_every: int = 0  # 0: no checkpoint bound
     checkpoint_s: float = 0.0
     overlap_slowdown: float = 1.0
+    # CPU shared by the learner and the rollouts (processor sharing): 0 = they never contend (the learner on a GPU);
+    # else the machine's cores, with the cores the update keeps busy and the cores the rollouts keep busy on average
+    # while they run (both measured alone, in the sync run). Overlapping, each goes at min(1, cores / (sum)).
+    cores: float = 0.0
+    update_cpu: float = 1.0
+    rollout_cpu: float = 1.0
 
 
 @dataclass
@@ -138,6 +145,54 @@ class Lock:
             self.held = False
 
 
+class Sharing:
+    """Processor sharing between two kinds of work, ``roll`` (env steps, generate calls) and ``learn`` (the update):
+    alone each runs at its measured speed; while both run, each is slowed to min(1, cores / (rollout_cpu +
+    update_cpu)). With ``cores`` 0 nothing is shared."""
+
+    def __init__(self, sim: Sim, p: Inputs):
+        self.sim, self.p = sim, p
+        self.jobs: dict[int, list] = {}  # id -> [remaining seconds at full speed, kind, Event]
+        self.t, self.ver, self.n = 0.0, 0, 0
+
+    def rate(self) -> float:
+        kinds = {j[1] for j in self.jobs.values()}
+        if self.p.cores <= 0 or kinds != {"roll", "learn"}:
+            return 1.0
+        return min(1.0, self.p.cores / (self.p.rollout_cpu + self.p.update_cpu))
+
+    def _advance(self) -> None:
+        r, dt = self.rate(), self.sim.t - self.t
+        for j in self.jobs.values():
+            j[0] -= dt * r
+        self.t = self.sim.t
+
+    def _schedule(self) -> None:
+        self.ver += 1
+        if self.jobs:
+            v, r = self.ver, self.rate()
+            self.sim.at(max(0.0, min(j[0] for j in self.jobs.values()) / r), lambda: self._tick(v))
+
+    def _tick(self, v: int) -> None:
+        if v != self.ver:
+            return
+        self._advance()
+        for i in [i for i, j in self.jobs.items() if j[0] <= 1e-9]:
+            self.jobs.pop(i)[2].fire()
+        self._schedule()
+
+    def run(self, kind: str, dt: float):
+        if self.p.cores <= 0 or dt <= 0:
+            yield dt
+            return
+        ev = self.sim.event()
+        self._advance()
+        self.n += 1
+        self.jobs[self.n] = [dt, kind, ev]
+        self._schedule()
+        yield ev
+
+
 def spread(x: float | list[float], i: int) -> int:
     """The i-th of a sequence of integers whose mean is x (a list: its i-th value, cycled)."""
     if isinstance(x, (list, tuple)):
@@ -148,6 +203,7 @@ def spread(x: float | list[float], i: int) -> int:
 def simulate(p: Inputs, k: int, iterations: int = 40, warmup: int = 5) -> Outputs:
     sim = Sim()
     lock = Lock(sim)
+    cpu = Sharing(sim, p)
     pending: list[Event] = []
     wake = [sim.event()]
     busy = {"env": 0.0, "held": 0.0, "sampler": 0.0, "update": 0.0}
@@ -168,8 +224,9 @@ def simulate(p: Inputs, k: int, iterations: int = 40, warmup: int = 5) -> Output
                 if p.sampler == "hf":
                     yield lock.acquire()
                 dt = p.decision_s + p.decision_row_s * (len(batch) - 1)
-                busy["sampler"] += dt
-                yield dt
+                t0 = sim.t
+                yield from cpu.run("roll", dt)
+                busy["sampler"] += sim.t - t0
                 if p.sampler == "hf":
                     lock.release()
                 for ev in batch:
@@ -184,8 +241,9 @@ def simulate(p: Inputs, k: int, iterations: int = 40, warmup: int = 5) -> Output
 
     def env_work(dt: float):
         dt *= p.overlap_slowdown if updating[0] else 1.0
-        busy["env"] += dt
-        yield dt
+        t0 = sim.t
+        yield from cpu.run("roll", dt)
+        busy["env"] += sim.t - t0
 
     def episode():
         t0 = sim.t
@@ -233,8 +291,9 @@ def simulate(p: Inputs, k: int, iterations: int = 40, warmup: int = 5) -> Output
         if k and p.sampler == "hf":
             yield lock.acquire()
         updating[0] = True
-        busy["update"] += p.update_s
-        yield p.update_s
+        t0 = sim.t
+        yield from cpu.run("learn", p.update_s)
+        busy["update"] += sim.t - t0
         updating[0] = False
         if k and p.sampler == "hf":
             lock.release()
@@ -322,7 +381,20 @@ def run_setting(k: int, iterations: int, tmp: str) -> dict:
                   overrides=(*cfg.overrides(str(model)),
                              *flags("grpo", {"iterations": iterations, "max_staleness": k,
                                              "checkpoint_every": iterations})))
-    out: dict = {"k": k, "iterations": [], "calls": [], "episodes": []}
+    out: dict = {"k": k, "iterations": [], "calls": [], "episodes": [], "updates": []}
+    import psutil
+
+    me = psutil.Process()
+    seen: dict = {}
+
+    def cpu_now() -> float:
+        """This process's CPU seconds and its children's (browsers), the exited ones' last reading kept."""
+        for c in me.children(recursive=True):
+            try:
+                seen[(c.pid, c.create_time())] = sum(c.cpu_times()[:2])
+            except psutil.Error:
+                pass
+        return sum(me.cpu_times()[:2]) + sum(seen.values())
 
     async def go() -> None:
         setup = await setup_grpo(job)
@@ -335,6 +407,17 @@ def run_setting(k: int, iterations: int, tmp: str) -> dict:
             out["calls"].append((sum(n for *_, n in reqs), time.perf_counter() - t0))
             return r
         pol._complete_batch_sync = timed
+        learner = setup.learner
+        for name in ("update", "update_versioned"):  # the update's own CPU (the main process's threads)
+            inner_u = getattr(learner, name, None)
+            if inner_u is not None:
+                def timed_update(*a, _f=inner_u, **kw):
+                    c0, t0 = time.process_time(), time.perf_counter()
+                    try:
+                        return _f(*a, **kw)
+                    finally:
+                        out["updates"].append((time.process_time() - c0, time.perf_counter() - t0))
+                setattr(learner, name, timed_update)
         s = setup.settings
         out.update(browsers=min(s.group_size, s.parallel), group_size=s.group_size, max_batch=pol.max_batch,
                    batch_wait_s=pol.batch_wait_s, update_epochs=s.update_epochs)
@@ -345,7 +428,8 @@ def run_setting(k: int, iterations: int, tmp: str) -> dict:
 
                 def on_iteration(res) -> None:
                     m = res.metrics
-                    out["iterations"].append({"t": time.perf_counter() - t0, "groups": len(m["tasks"]),
+                    out["iterations"].append({"t": time.perf_counter() - t0, "cpu": cpu_now(),
+                                              "groups": len(m["tasks"]),
                                               **{x: m[x] for x in ("time_rollout", "time_update", "time_save",
                                                                    "time_sync", "episodes", "episode_length")},
                                               "time_wait": m.get("async", {}).get("time_wait")})
@@ -379,6 +463,13 @@ def components(run: dict, warmup: int) -> Inputs:
     walls = [b["t"] - a["t"] for a, b in zip(run["iterations"][max(0, warmup - 1):], run["iterations"][warmup:])] \
         or walls
     ov = [w - i["time_rollout"] - i["time_update"] - i["time_save"] - i["time_sync"] for w, i in zip(walls, its)]
+    # cores each side keeps busy when alone (read from a sync run: nothing overlaps there): the update's own CPU over
+    # its wall time; the rest of an iteration's CPU (browsers, sites, sampler, the loop) over the rest of its time
+    ups = run.get("updates") or []
+    upd_cpu = sum(c for c, _ in ups) / max(1e-9, sum(w for _, w in ups)) if ups else 1.0
+    cpus = [b["cpu"] - a["cpu"] for a, b in zip(run["iterations"][max(0, warmup - 1):], run["iterations"][warmup:])]
+    roll_cpu = [(c - upd_cpu * i["time_update"]) / max(1e-9, w - i["time_update"])
+                for c, w, i in zip(cpus, walls, its)]
     return Inputs(browsers=run["browsers"], group_size=run["group_size"], groups=[i["groups"] for i in its],
                   steps_per_episode=steps / len(eps),
                   reset_s=max(0.0, statistics.fmean(e["wall"] - e["policy"] - e["step"] for e in eps)),
@@ -387,7 +478,9 @@ def components(run: dict, warmup: int) -> Inputs:
                   update_s=statistics.fmean(i["time_update"] for i in its),
                   save_s=statistics.fmean(i["time_save"] for i in its),
                   sync_s=statistics.fmean(i["time_sync"] for i in its),
-                  overhead_s=max(0.0, statistics.fmean(ov)) if ov else 0.0)
+                  overhead_s=max(0.0, statistics.fmean(ov)) if ov else 0.0,
+                  cores=float(os.cpu_count() or 1), update_cpu=round(upd_cpu, 3),
+                  rollout_cpu=round(statistics.fmean(roll_cpu), 3) if roll_cpu else 1.0)
 
 
 def measure(iterations: int, warmup: int) -> dict:

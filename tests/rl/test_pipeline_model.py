@@ -83,3 +83,17 @@ def test_utilisations_in_unit_interval(k, sampler):
 def test_ray_runs_groups_at_once():
     p = plain(browsers=16, groups=2, tasks_per_iteration=2, rollouts="ray", worker_envs=8, update_s=1.0)
     assert pm.simulate(p, 0).iteration_s == pytest.approx(1.0 + 1.0)
+
+
+def test_a_saturated_cpu_gives_async_nothing_and_spare_cores_give_it_all():
+    """Processor sharing (``cores``): when the rollouts and the update each keep the machine's cores busy, running
+    them side by side only slows both (k=1 = sync: this 2-core machine); with cores to spare, k=1 hides the update."""
+    base = {"reset_s": 1.0, "step_s": 1.0, "update_s": 2.0, "sampler": "vllm", "groups": 1}
+    sync = pm.simulate(plain(**base, cores=2, rollout_cpu=2, update_cpu=2), 0)
+    full = pm.simulate(plain(**base, cores=2, rollout_cpu=2, update_cpu=2), 1)
+    spare = pm.simulate(plain(**base, cores=8, rollout_cpu=2, update_cpu=2), 1)
+    assert sync.iteration_s == pytest.approx(4.0)  # nothing overlaps in turn: sharing never applies
+    assert full.iteration_s == pytest.approx(4.0, rel=0.03)  # 2 s of rollout and 2 s of update at half speed
+    assert spare.iteration_s == pytest.approx(2.0, rel=1e-3)
+    half = pm.simulate(plain(**base, cores=3, rollout_cpu=2, update_cpu=2), 1)
+    assert spare.iteration_s < half.iteration_s < full.iteration_s
