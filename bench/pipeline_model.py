@@ -28,9 +28,10 @@ import argparse
 import heapq
 import json
 import os
+import random
 import statistics
 from collections import deque
-from dataclasses import asdict, dataclass, fields
+from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -43,6 +44,9 @@ class Inputs:
     groups: float | list[float] = 2.0  # groups an iteration, refills included (a mean, or one value per iteration)
     steps_per_episode: float = 1.0
     reset_s: float = 0.3  # env work of an episode outside its steps (reset, the family's progress reads)
+    # measured (reset, step) seconds of single episodes: each simulated episode draws one pair (seeded) instead of
+    # the means, since a group lasts as long as its slowest episode, not its average one
+    episode_samples: list = field(default_factory=list)
     step_s: float = 0.3  # one env step (page action, settle, observation)
     decision_s: float = 0.1  # one generate call of one row
     decision_row_s: float = 0.0  # each further row of a call
@@ -204,6 +208,7 @@ def simulate(p: Inputs, k: int, iterations: int = 40, warmup: int = 5) -> Output
     sim = Sim()
     lock = Lock(sim)
     cpu = Sharing(sim, p)
+    rng = random.Random(0)
     pending: list[Event] = []
     wake = [sim.event()]
     busy = {"env": 0.0, "held": 0.0, "sampler": 0.0, "update": 0.0}
@@ -249,10 +254,11 @@ def simulate(p: Inputs, k: int, iterations: int = 40, warmup: int = 5) -> Output
         t0 = sim.t
         n = max(1, spread(p.steps_per_episode, counter["ep"]))
         counter["ep"] += 1
-        yield from env_work(p.reset_s)
+        reset, step_s = rng.choice(p.episode_samples) if p.episode_samples else (p.reset_s, p.step_s)
+        yield from env_work(reset)
         for _ in range(n):
             yield from decide()
-            yield from env_work(p.step_s)
+            yield from env_work(step_s)
         busy["held"] += sim.t - t0
 
     def lanes(n_eps: int, width: int):
@@ -473,6 +479,8 @@ def components(run: dict, warmup: int) -> Inputs:
     return Inputs(browsers=run["browsers"], group_size=run["group_size"], groups=[i["groups"] for i in its],
                   steps_per_episode=steps / len(eps),
                   reset_s=max(0.0, statistics.fmean(e["wall"] - e["policy"] - e["step"] for e in eps)),
+                  episode_samples=[(max(0.0, e["wall"] - e["policy"] - e["step"]), e["step"] / max(1, e["steps"]))
+                                   for e in eps],
                   step_s=sum(e["step"] for e in eps) / steps, decision_s=max(0.0, icpt),
                   decision_row_s=max(0.0, slope), max_batch=run["max_batch"], batch_wait_s=run["batch_wait_s"],
                   update_s=statistics.fmean(i["time_update"] for i in its),
@@ -497,7 +505,10 @@ def measure(iterations: int, warmup: int) -> dict:
                 it["iteration_index"] = j
     base = components(runs[0], warmup)  # the sync run: nothing overlaps, the lock is never contended
     out: dict = {"iterations": iterations, "warmup": warmup, "components_from": "the sync run (max_staleness 0)",
-                 "components": {k: v for k, v in asdict(base).items() if k != "groups"}, "settings": {}}
+                 "components": {k: v for k, v in asdict(base).items() if k not in ("groups", "episode_samples")},
+                 "episode_samples": {"episodes": len(base.episode_samples), "reset_s_quantiles": [
+                     round(q, 3) for q in statistics.quantiles([r for r, _ in base.episode_samples], n=10)]}
+                 if len(base.episode_samples) > 1 else {}, "settings": {}}
     for k, run in runs.items():
         its = run["iterations"]
         measured = (its[-1]["t"] - its[warmup - 1]["t"]) / (len(its) - warmup) if warmup else its[-1]["t"] / len(its)
@@ -552,11 +563,16 @@ def gpu_predictions(decision_s: float | None = None, nodes=(1, 2, 4, 8)) -> dict
     out["scenarios"]["1xH100_16cores_local_hf"] = {
         "setup": "one H100 (sampler and learner in one process: the sampler's lock), 16 browsers, 2 groups of 16 an "
                  "iteration in turn (32 episodes), 1 epoch", **predict(inputs(16, 2))}
+    out["scenarios"]["1xH100_16cores_local_vllm"] = {
+        "setup": "one H100 serving vLLM beside the learner (no shared lock; the adapter saved and hot-loaded each "
+                 "update), 16 browsers, 2 groups of 16 an iteration in turn (32 episodes): what max_staleness k >= 1 "
+                 "with a vLLM mode runs today",
+        **predict(inputs(16, 2, sampler="vllm", save_s=v["save_s"], sync_s=v["sync_s"]))}
     for n in nodes:
         out["scenarios"][f"ray_{n}_nodes_vllm"] = {
             "setup": f"{n} Ray rollout node(s) x 16 browsers, one group of 16 a node at once ({16 * n} episodes an "
                      f"iteration), a vLLM sampler on the H100 (no shared lock; adapter saved and hot-loaded each "
-                     f"update); k >= 1 is what-if: the code refuses max_staleness >= 1 with vLLM or Ray today",
+                     f"update); k >= 1 is what-if: asynchronous GRPO runs with vLLM but still refuses --ray",
             **predict(inputs(16 * n, n, sampler="vllm", rollouts="ray", worker_envs=16, tasks_per_iteration=n,
                              save_s=v["save_s"], sync_s=v["sync_s"]))}
     return out

@@ -97,3 +97,12 @@ def test_a_saturated_cpu_gives_async_nothing_and_spare_cores_give_it_all():
     assert spare.iteration_s == pytest.approx(2.0, rel=1e-3)
     half = pm.simulate(plain(**base, cores=3, rollout_cpu=2, update_cpu=2), 1)
     assert spare.iteration_s < half.iteration_s < full.iteration_s
+
+
+def test_a_group_lasts_as_long_as_its_slowest_episode():
+    """With measured per-episode times (``episode_samples``) a group of 8 parallel episodes takes its slowest one's
+    time, not the mean's: the means alone under-predict a rollout."""
+    mean = plain(groups=1, reset_s=2.0, step_s=0.0, update_s=0.0)
+    drawn = plain(groups=1, reset_s=2.0, step_s=0.0, update_s=0.0, episode_samples=[(1.0, 0.0), (3.0, 0.0)])
+    assert pm.simulate(mean, 0).rollout_s == pytest.approx(2.0)
+    assert pm.simulate(drawn, 0).rollout_s == pytest.approx(3.0)  # 8 draws of two values: a 3 s one each time
