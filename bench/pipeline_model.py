@@ -14,8 +14,9 @@ What it mirrors (src/halo/rl/grpo.py, rl/pipeline.py, rl/rollout.py, policy/hf_b
   rollouts start once iteration j - k - 1 is finished (updated, logged, checkpointed) and never past a checkpoint not
   yet written (``last_startable``); the learner holds the sampler's lock through all its epochs (``update_versioned``):
   in hf mode a decision asked during an update waits for it, while the browsers' own work goes on.
-``overlap_slowdown`` (default 1: off) stretches env work that starts while the learner updates (CPU shared by the
-browsers and the learner on a small machine); the code has no such term, it is a knob for what the lock does not say.
+CPU (``cores``, ``update_cpu``, ``rollout_cpu``): on a small machine the browsers and the learner share the cores
+(processor sharing, ``Sharing``); each episode's reset and step seconds are drawn from the measured ones
+(``episode_samples``), since a group lasts as long as its slowest episode.
 
 Run: .venv/bin/python bench/pipeline_model.py --inputs comps.json     (or flags: --step-s 0.3 --update-s 5 ...)
      .venv/bin/python bench/pipeline_model.py --measure --iterations 12   (real runs: sync and k=1, then the model)
@@ -62,7 +63,6 @@ class Inputs:
     tasks_per_iteration: int = 0  # ray: groups sent out first (the rest are refills); 0: all at once
     checkpoint_every: int = 0  # 0: no checkpoint bound
     checkpoint_s: float = 0.0
-    overlap_slowdown: float = 1.0
     # CPU shared by the learner and the rollouts (processor sharing): 0 = they never contend (the learner on a GPU);
     # else the machine's cores, with the cores the update keeps busy and the cores the rollouts keep busy on average
     # while they run (both measured alone, in the sync run). Overlapping, each goes at min(1, cores / (sum)).
@@ -212,7 +212,6 @@ def simulate(p: Inputs, k: int, iterations: int = 40, warmup: int = 5) -> Output
     pending: list[Event] = []
     wake = [sim.event()]
     busy = {"env": 0.0, "held": 0.0, "sampler": 0.0, "update": 0.0}
-    updating = [False]
     counter = {"ep": 0}
     ends: list[float] = []
     roll_spans: list[float] = []
@@ -245,7 +244,6 @@ def simulate(p: Inputs, k: int, iterations: int = 40, warmup: int = 5) -> Output
         yield ev
 
     def env_work(dt: float):
-        dt *= p.overlap_slowdown if updating[0] else 1.0
         t0 = sim.t
         yield from cpu.run("roll", dt)
         busy["env"] += sim.t - t0
@@ -296,11 +294,9 @@ def simulate(p: Inputs, k: int, iterations: int = 40, warmup: int = 5) -> Output
     def learn(i: int):
         if k and p.sampler == "hf":
             yield lock.acquire()
-        updating[0] = True
         t0 = sim.t
         yield from cpu.run("learn", p.update_s)
         busy["update"] += sim.t - t0
-        updating[0] = False
         if k and p.sampler == "hf":
             lock.release()
         yield p.save_s + p.sync_s + p.overhead_s + (p.checkpoint_s if checkpoints_at(i) else 0.0)

@@ -72,7 +72,8 @@ def test_checkpoint_bound_serialises_the_iteration_after_it():
 @pytest.mark.parametrize("sampler", ["hf", "vllm"])
 def test_utilisations_in_unit_interval(k, sampler):
     p = plain(browsers=3, groups=[2, 3, 2], steps_per_episode=2.5, decision_s=0.2, decision_row_s=0.05,
-              max_batch=2, update_s=2.0, sampler=sampler, overlap_slowdown=1.5)
+              max_batch=2, update_s=2.0, sampler=sampler, cores=2, rollout_cpu=1.5,
+              update_cpu=1.0)
     out = pm.simulate(p, k)
     for u in (out.browser_util, out.env_util, out.sampler_util, out.learner_util):
         assert 0.0 <= u <= 1.0
