@@ -384,19 +384,7 @@ def run_setting(k: int, iterations: int, tmp: str) -> dict:
                              *flags("grpo", {"iterations": iterations, "max_staleness": k,
                                              "checkpoint_every": iterations})))
     out: dict = {"k": k, "iterations": [], "calls": [], "episodes": [], "updates": []}
-    import psutil
-
-    me = psutil.Process()
-    seen: dict = {}
-
-    def cpu_now() -> float:
-        """This process's CPU seconds and its children's (browsers), the exited ones' last reading kept."""
-        for c in me.children(recursive=True):
-            try:
-                seen[(c.pid, c.create_time())] = sum(c.cpu_times()[:2])
-            except psutil.Error:
-                pass
-        return sum(me.cpu_times()[:2]) + sum(seen.values())
+    from learning_check import cpu_seconds as cpu_now  # this process's CPU and its browsers' (bench/ is on the path)
 
     async def go() -> None:
         setup = await setup_grpo(job)

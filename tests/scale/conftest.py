@@ -23,3 +23,12 @@ def ray_cluster(_ray_local_session):
     if not ray.is_initialized():
         ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, logging_level="ERROR")
     return ray
+
+
+@pytest.fixture(scope="module")
+def tiny_mode(tiny_model):
+    """The tiny mode on the session's tiny model; max_batch 1: a greedy reply must not depend on which other
+    requests share its generate call (left padding)."""
+    from halo.policy.modes import get_mode
+
+    return get_mode("tiny").with_overrides(max_batch=1, model=tiny_model)

@@ -22,6 +22,7 @@ import time
 from pathlib import Path
 
 import pytest
+from ray_helpers import episode_steps
 
 pytest.importorskip("ray")
 pytest.importorskip("torch")
@@ -184,23 +185,6 @@ def two_nodes():
     assert not _ours(root), "a process of the two Ray nodes outlived the test"
 
 
-@pytest.fixture(scope="module")
-def tiny_mode(tiny_model):
-    from halo.policy.modes import get_mode
-
-    # max_batch 1: a greedy reply must not depend on which other requests share its generate call (left padding)
-    return get_mode("tiny").with_overrides(max_batch=1, model=tiny_model)
-
-
-def _episodes(run_path) -> dict[str, list[tuple]]:
-    """Episode key -> (reply, action, reward) of each step, from the run directory alone (URLs differ: each
-    worker serves REAL-local on its own ports)."""
-    out = {}
-    for f in sorted((run_path / "episodes").glob("*.jsonl")):
-        lines = [json.loads(x) for x in f.read_text().splitlines()]
-        out[f.stem] = [(s["text"], json.dumps(s["action"], sort_keys=True), s["reward"]) for s in lines
-                       if s["type"] == "step"]
-    return out
 
 
 async def test_two_ray_nodes_workers_on_the_second_node_survive_a_kill_and_equal_the_local_path(two_nodes, tiny_mode,
@@ -259,7 +243,7 @@ async def test_two_ray_nodes_workers_on_the_second_node_survive_a_kill_and_equal
     # the same files, the same episode names, the same replies, actions and rewards step by step
     a, b = tmp_path / "local", tmp_path / "ray"
     assert sorted(p.name for p in a.iterdir()) == sorted(p.name for p in b.iterdir())
-    sa, sb = _episodes(a), _episodes(b)
+    sa, sb = episode_steps(a), episode_steps(b)
     assert len(sa) == len(TASKS) * cfg.episodes and sa == sb
     metrics = [json.loads(x) for x in (b / "metrics.jsonl").read_text().splitlines()]
     assert metrics[-1]["ray"]["workers_lost"] == 1
