@@ -147,7 +147,7 @@ async def test_a_name_is_unloaded_only_after_its_last_request(tmp_path):
     await pol.aclose()
 
 
-def test_check_async_accepts_vllm_with_its_sync_and_refuses_ray_and_unversioned_samplers():
+def test_check_async_accepts_vllm_with_its_sync_and_refuses_unversioned_samplers():
     from halo.jobs.grpo import GRPOJob, check_grpo
     from halo.policy.modes import get_mode
     from halo.rl.config import GRPOSettings, load_rl_config
@@ -158,8 +158,9 @@ def test_check_async_accepts_vllm_with_its_sync_and_refuses_ray_and_unversioned_
     pol = _sampler(FakeVLLMTransport())
     sync = LoraSync(pol)
     check_async(pol, learner, None, sync)
-    with pytest.raises(ConfigError, match="--ray"):
+    with pytest.raises(ConfigError, match="--ray"):  # Ray rollouts that record no version
         check_async(pol, learner, object(), sync)
+    check_async(pol, learner, SimpleNamespace(records_versions=True), sync)  # RayRollouts on this sampler
     with pytest.raises(ConfigError, match="record none"):  # a sync that records no version
         check_async(pol, learner, None, lambda *a: None)
     with pytest.raises(ConfigError, match="record none"):  # a sampler that is not the sync's
@@ -170,8 +171,7 @@ def test_check_async_accepts_vllm_with_its_sync_and_refuses_ray_and_unversioned_
     cfg = cfg.__class__(**{**cfg.__dict__, "grpo": GRPOSettings(max_staleness=1)})
     check_grpo(GRPOJob(tasks=["x"]), cfg, get_mode("tiny_vllm"))
     check_grpo(GRPOJob(tasks=["x"]), cfg, get_mode("qwen3vl_base"))
-    with pytest.raises(ConfigError, match="--ray"):
-        check_grpo(GRPOJob(tasks=["x"], ray="local"), cfg, get_mode("tiny_vllm"))
+    check_grpo(GRPOJob(tasks=["x"], ray="local"), cfg, get_mode("tiny_vllm"))  # units record their name's version
     with pytest.raises(ConfigError, match="adapter version"):
         check_grpo(GRPOJob(tasks=["x"]), cfg, get_mode("gpt_baseline"))
 

@@ -56,10 +56,6 @@ def check_grpo(job: GRPOJob, cfg: RLConfig, mode: ModeConfig) -> None:
         raise ConfigError(f"lora.modules_to_save {list(cfg.lora.modules_to_save)}: a vLLM server hot-loads LoRA "
                           f"adapters only, not fully trained modules; train them with an in-process (hf) mode such "
                           f"as tiny, or leave lora.modules_to_save empty for mode {mode.name}")
-    if cfg.grpo.max_staleness and job.ray is not None:
-        raise ConfigError(f"grpo.max_staleness {cfg.grpo.max_staleness}: asynchronous GRPO does not run with --ray "
-                          f"for now (Ray workers' samples carry no adapter version); run without --ray or set "
-                          f"grpo.max_staleness=0")
     vllm = mode.backend == "openai" and mode.server.kind == "vllm"
     if cfg.grpo.max_staleness and mode.backend != "hf" and not vllm:
         raise ConfigError(f"grpo.max_staleness {cfg.grpo.max_staleness}: asynchronous GRPO needs a sampler that "

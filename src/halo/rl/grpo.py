@@ -5,8 +5,10 @@ Per iteration: for each task of the batch, ``group_size`` episodes run in their 
 dense return (or each step's discounted return-to-go) minus its group's mean is the advantage of every token the
 policy sampled in it; one optimizer step follows. With the in-process backend the sampler and the learner share one
 model, so the next iteration samples from the new weights; with vLLM the new adapter is saved and hot-loaded
-(``LoraSync``). With ``max_staleness`` k >= 1 the next iterations' rollouts run while the learner updates, each
-step sampled at most k adapter versions behind it, and the update corrects the lag (``halo.rl.pipeline``).
+(``LoraSync``); with Ray rollout workers (``--ray``) the new weights are pushed to their policy actor, or they follow
+the hot-loaded adapter's name. With ``max_staleness`` k >= 1 the next iterations' rollouts run while the learner
+updates (here or on the Ray workers), each step sampled at most k adapter versions behind it, and the update
+corrects the lag (``halo.rl.pipeline``).
 """
 
 from __future__ import annotations
@@ -304,7 +306,8 @@ class GRPOTrainer:
             for _ in range(s.update_epochs):
                 stats = await asyncio.to_thread(self.learner.update, items)
         if self.rollouts is not None and self.sync is None:  # in-process mode: the policy actor samples next
-            await self.rollouts.sync_weights(self.learner.model)
+            # (asynchronous: its completions record version it + 1 from then on, as the in-process sampler's do)
+            await self.rollouts.sync_weights(self.learner.model, it + 1 if s.max_staleness else None)
         t_upd = time.perf_counter() - t1
         t_save = t_sync = 0.0
         if self.sync is not None:  # vLLM: the new adapter is saved, then hot-loaded (LoraSync; Ray workers follow)
@@ -382,7 +385,8 @@ class GRPOTrainer:
         async with contextlib.AsyncExitStack() as stack:
             envs: list[Any] = []
             if self.rollouts is not None:  # the workers own the browsers; the actor gets the learner's weights
-                await self.rollouts.sync_weights(self.learner.model)
+                # asynchronous: its completions record the starting version
+                await self.rollouts.sync_weights(self.learner.model, start_iteration if s.max_staleness else None)
             elif self.envs is not None:
                 envs = list(self.envs)
             else:

@@ -16,13 +16,22 @@ records the version of the name it was sent with, so here too each completion co
 an episode that spans a sync records each step's. A name is unloaded only once it is no longer current and no
 request in flight holds it (episodes take the current name at each step: see ``rl/lora_sync.py``).
 
-Bound: iteration j's rollouts start only once the learner has finished iteration j - k - 1, its vLLM sync included
+With Ray rollout workers (``--ray``) the sampler is elsewhere as well. An in-process mode's policy actor is pushed
+the learner's weights with their version after each update (``RayRollouts.sync_weights``: version i + 1 after
+iteration i's update, the starting version at the start); it loads them under its sampler's lock and sets the
+version its completions record in the same hold, so a push lands between two steps of an episode in flight and
+each step records the version that drew it. The learner's update does not pause the actor's sampling: rollouts go
+on with the previous weights until the push. With a vLLM server, each batch of units is sent with the sampler's
+current adapter name and its version (``PolicySpec.version``), the name held (``LoraSync.acquire``) until the
+batch's units are back, and every step the units sampled records that version (all their requests used that name).
+
+Bound: iteration j's rollouts start only once the learner has finished iteration j - k - 1, its vLLM sync or Ray push included
 (its version is then >= j - k, and j's update runs at version j: every step is at most k versions behind). They
 never start past a checkpoint that is not yet written: nothing is in flight when a checkpoint is taken, so a killed
 run resumes from its last checkpoint and re-runs, from scratch, the rollouts that had started after it (they are
 discarded, not saved), with the same versions an uninterrupted run gave them. Drop rule: a group whose oldest step
 is more than k versions behind the learner at its update is dropped and counted (the bound keeps this from
-happening, in process and on vLLM; it is the guard for whatever else samples). Metrics (``async``): the histogram
+happening, in process, on vLLM and on Ray; it is the guard for whatever else samples). Metrics (``async``): the histogram
 of the trained steps' staleness, dropped groups, the time the learner waited for rollouts, and the importance
 weights' mean and truncated share.
 """
@@ -42,12 +51,14 @@ from halo.errors import ConfigError
 
 def check_async(policy: Any, learner: Any, rollouts: Any, sync: Any) -> None:
     """Asynchronous GRPO needs a sampler that records on each completion the adapter version that drew it: the
-    in-process one (which shares the learner's weights), or a vLLM server's through its ``LoraSync`` (each request
-    records the version of the adapter name it was sent with). Refuse Ray workers' rollouts and any other sampler
-    before anything starts."""
-    if rollouts is not None:
-        raise ConfigError("grpo.max_staleness >= 1 (asynchronous GRPO) does not run with --ray for now: Ray workers' "
-                          "samples carry no adapter version; run without --ray, or set grpo.max_staleness: 0")
+    in-process one (which shares the learner's weights), a vLLM server's through its ``LoraSync`` (each request
+    records the version of the adapter name it was sent with), or Ray workers' (``--ray``: the policy actor
+    records the version of the weights last pushed to it; a vLLM unit, its name's version). Refuse any other
+    sampler before anything starts."""
+    if rollouts is not None and not getattr(rollouts, "records_versions", False):
+        raise ConfigError(f"grpo.max_staleness >= 1 (asynchronous GRPO) with --ray needs rollouts whose samples record "
+                          f"their adapter version (an in-process mode's policy actor, or a vLLM server with its "
+                          f"LoraSync); these ({type(rollouts).__name__}) record none: set grpo.max_staleness: 0")
     if not hasattr(learner, "update_versioned"):
         raise ConfigError(f"grpo.max_staleness >= 1 needs a learner with a versioned update (LoRALearner); this "
                           f"learner is {type(learner).__name__}")

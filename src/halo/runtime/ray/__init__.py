@@ -13,7 +13,9 @@ The policy is reached from the workers either as the mode's OpenAI/vLLM server (
 travels with each unit, so a hot-loaded adapter's new name reaches the workers), or, for in-process modes (``tiny``,
 ``hf``), through a ``PolicyActor``: a Ray actor that hosts the model and serves ``complete`` calls. Its concurrent
 calls meet in the in-process batcher (``max_batch``) as the episodes of one process do. GRPO with an in-process
-mode learns in the driver and pushes the adapter's weights to the actor after each update (``sync_weights``).
+mode learns in the driver and pushes the adapter's weights to the actor after each update (``sync_weights``), with
+their adapter version, which the actor's completions record (a vLLM unit's steps record the version of the adapter
+name it was sent with): asynchronous GRPO (``grpo.max_staleness``) counts each step's staleness from it.
 
 ``RayRollouts`` (the dispatcher) sends units to idle workers, at most ``per_worker`` at a time each. A unit whose
 worker died (or missed the unit's deadline: the worker is then killed) is re-run on another worker, at most

@@ -34,6 +34,9 @@ class PolicySpec:
     server: Any = None
     call_timeout_s: float = 300.0
     recovery: bool = False  # evaluation recovery (``RecoveringPolicy``) around the policy, in the worker
+    # ``server``: the adapter version of ``server.model`` (a vLLM name LoraSync loaded; None: not versioned). Every
+    # request of the unit uses that one name, so each of its steps is recorded at this version
+    version: int | None = None
 
 
 class RemotePolicy(PolicyBackend):
@@ -73,6 +76,19 @@ def _policy_for(spec: PolicySpec, cache: dict) -> Any:
     return cache[key]
 
 
+def stamp_version(episodes: list, version: int | None) -> list:
+    """A server unit's episodes with each step's sample recorded at ``version``, the adapter version of the one
+    vLLM name all its requests used (``PolicySpec.version``); a step that already carries one keeps it, and
+    ``None`` (an unversioned server) leaves them as they are. A ``PolicyActor``'s completions carry their own."""
+    if version is None:
+        return episodes
+    for e in episodes:
+        for st in e.steps:
+            if st.sample.version is None:
+                st.sample = dataclasses.replace(st.sample, version=version)
+    return episodes
+
+
 def _critic_for(critic: Any, policy: Any, cache: dict) -> Any:
     """The MCTS critic in a worker: None, ``"same"`` (the sampling policy critiques itself) or a ``PolicySpec``."""
     if critic is None:
@@ -108,10 +124,16 @@ class _PolicyActor:
     async def complete(self, prompt, obs, n, temperature):
         return await self.policy.complete(prompt, obs, n, temperature)
 
-    def sync_weights(self, state: dict, version: int) -> int:
-        """Load the learner's trainable weights (adapter and modules_to_save) into the hosted model."""
+    def sync_weights(self, state: dict, version: int, record: bool = False) -> int:
+        """Load the learner's trainable weights (adapter and modules_to_save) into the hosted model. ``record``
+        (asynchronous GRPO): ``version`` becomes the adapter version its completions record (``weights_version``,
+        set under the sampler's lock with the weights: a generate call holds that lock, so a push lands between two
+        calls, i.e. between two steps of an episode in flight, and each completion records the version of the
+        weights that drew it); else they record none, as the in-process sampler's outside asynchronous GRPO."""
         with self.policy._lock:
             missing = self.policy.model.load_state_dict(state, strict=False)
+            if not missing.unexpected_keys:
+                self.policy.weights_version = version if record else None
         if missing.unexpected_keys:
             raise RuntimeError(f"weights the hosted model does not have: {missing.unexpected_keys[:5]}")
         self.version = version
@@ -178,7 +200,8 @@ class _RolloutWorker:
             eps = await run_group(envs, _policy_for(spec, self._policies), self._retarget(task), n=n, **kw)
         finally:
             self._free.extend(envs)
-        return {"episodes": eps, "wall_s": time.perf_counter() - t0, "pid": os.getpid()}
+        return {"episodes": stamp_version(eps, spec.version), "wall_s": time.perf_counter() - t0,
+                "pid": os.getpid()}
 
     async def search(self, task: Any, settings: Any, spec: PolicySpec, critic: Any = None,
                      reward_config: Any = None) -> dict:

@@ -195,24 +195,42 @@ class RayRollouts:
             return PolicySpec(actor=self.critic_actor, **common)
         return PolicySpec(server=self._critic_server, **common)
 
+    @property
+    def records_versions(self) -> bool:
+        """Whether each sampled step can come back with the adapter version that drew it (asynchronous GRPO needs
+        it): the policy actor records the version of the weights last pushed to it with one (``sync_weights``) on
+        each completion; with a vLLM server, each unit's steps record the version of the adapter name it was sent with,
+        which the driver's ``LoraSync`` (the sampler's ``lora_versions``) numbers."""
+        if self.mode.backend == "hf":
+            return True
+        return getattr(self.policy, "lora_versions", None) is not None
+
     def spec(self) -> PolicySpec:
-        """What the workers get with each unit: the server config is read now (LoraSync switches its model)."""
+        """What the workers get with each unit: the server config is read now (LoraSync switches its model), with
+        the version of its adapter name when a ``LoraSync`` numbers them."""
         m = self.mode
         common = {"decoding": m.decoding_config(), "prompt": m.prompt_config(), "call_timeout_s": self.call_timeout_s,
                   "recovery": self.recovery}
         if self.actor is not None:
             return PolicySpec(actor=self.actor, **common)
-        return PolicySpec(server=self.policy.server, **common)
+        versions = getattr(self.policy, "lora_versions", None)
+        server = self.policy.server
+        version = versions.versions.get(server.model) if versions is not None else None
+        return PolicySpec(server=server, version=version, **common)
 
-    async def sync_weights(self, model: Any) -> None:
-        """After a learner update (in-process modes): the trainable weights go to the policy actor."""
+    async def sync_weights(self, model: Any, version: int | None = None) -> None:
+        """After a learner update (in-process modes): the trainable weights go to the policy actor. With a
+        ``version`` (asynchronous GRPO: the learner's update count, the numbering of ``rl/pipeline.py``) the actor's
+        completions record it from then on; without one they record none (numbered one past the last push here),
+        as the in-process sampler's outside asynchronous GRPO, so both paths write the same episode files."""
         if self.actor is None:
             return
         ray = _ray()
         state = {k: v.detach().cpu() for k, v in model.named_parameters() if v.requires_grad}
-        self._version += 1
+        self._version = self._version + 1 if version is None else version
         try:
-            await asyncio.wait_for(self.actor.sync_weights.remote(state, self._version), self.call_timeout_s)
+            await asyncio.wait_for(self.actor.sync_weights.remote(state, self._version, version is not None),
+                                   self.call_timeout_s)
             self.stats.weight_syncs += 1
         except TimeoutError:
             raise PolicyLost(f"the policy actor did not take the new weights within {self.call_timeout_s:.0f} s") \
@@ -227,9 +245,23 @@ class RayRollouts:
         """Run every unit; returns their episodes in the units' order. ``on_done`` is called as each unit ends
         (in the driver: the caller writes episodes there); ``stop()`` true: no new unit starts (the rest come back
         empty)."""
-        from halo.rl.rollout import Episode
-
         spec = self.spec()
+        # a vLLM name the workers use is held (LoraSync.acquire) until every unit is back: a sync that switches
+        # the sampler to a newer adapter meanwhile does not unload it under them (rl/lora_sync.py)
+        versions = getattr(self.policy, "lora_versions", None) if spec.server is not None else None
+        held = spec.server.model if versions is not None else None
+        if held is not None:
+            versions.acquire(held)
+        try:
+            return await self._run_units(units, kw, spec, on_done=on_done, stop=stop)
+        finally:
+            if held is not None:
+                await versions.release(held)
+
+    async def _run_units(self, units: Sequence[Unit], kw: dict, spec: PolicySpec, *,
+                         on_done: Callable[[Unit, list], None] | None = None,
+                         stop: Callable[[], bool] | None = None) -> list[list]:
+        from halo.rl.rollout import Episode
 
         def errored(u: Unit, why: str) -> list:
             eps = []
