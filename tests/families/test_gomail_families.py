@@ -97,7 +97,7 @@ async def test_a_connection_dropped_under_a_state_read_is_tried_once_more(famili
 async def test_a_rung_opens_at_its_stage_and_a_half_written_send_is_a_dead_end(families_pool, family_site_urls):
     """``gomail.send_body`` opens on the compose window holding the recipient's chip and the subject (its progress
     counts them), typing the message raises progress, and sending before it is written is a dead end: progress 0,
-    below every state on the road to the goal (sending cannot be undone)."""
+    below every state on the road to the goal (sending cannot be undone), and the episode ends there."""
     from family_oracles_gomail import send_body, send_click
     from site_helpers import Driver
 
@@ -121,6 +121,9 @@ async def test_a_rung_opens_at_its_stage_and_a_half_written_send_is_a_dead_end(f
         checks = {c.name: c.passed for c in get_family("gomail.send_body").grade(await env.finish_json(), inst.params)}
         assert checks["one email sent"] and checks["subject"] and not checks["message"]  # most checks pass ...
         assert progress_of(task, await env.finish_json(), d.obs) == 0.0
+        res = d.result  # ... and the episode is over there: graded, failed, not cut off by the step cap
+        assert res.done and not res.truncated and res.reward == 0.0, res.info
+        assert res.info.grade is not None and not res.info.grade.success
         d = Driver(env, await env.reset(task))
         await send_body(d, inst.params)
         assert progress_of(task, await env.finish_json(), d.obs) == 1.0

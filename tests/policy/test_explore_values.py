@@ -131,3 +131,42 @@ def test_value_exploration_in_the_tiny_policy_draws_ids_whole_and_keeps_the_poli
             assert max(abs(a - b) for a, b in zip(lp.tolist(), s.sampler_logprobs)) <= 1e-3
     p.explore_values = False  # per reply as before: the same replies are drawn, now token by token
     assert all(s.explored for s in asyncio.run(p.sample_prompt(prompt, obs, 8, 1.0)))
+
+
+def test_typed_text_prefers_the_goals_quoted_strings_half_the_time_and_keeps_every_phrase():
+    phrases = [f"#{i}" for i in range(1, 21)]  # two quoted strings (#1, #2) among 20 phrases
+    sch = action_json_schema(element_ids={"click": IDS, "fill": FIELDS}, actions=("click", "fill"),
+                             text_choices=phrases, single_tool=True)
+    head = '{"name": "browser", "arguments": {"action": "fill", "element": "5", "value": "'
+    vocab = [c for c in '0123456789#"']
+    n = 6000
+    got = Counter(spell(ValueDraw(sch, random.Random(i), prefer=["#1", "#2"]), head, vocab)[len(head):-1]
+                  for i in range(n))
+    assert set(got) == set(phrases)  # every phrase is still drawn
+    quoted = (got["#1"] + got["#2"]) / n
+    assert quoted == pytest.approx(0.5 + 0.5 * 2 / 20, abs=0.03)  # without prefer: 2/20
+    plain = Counter(spell(ValueDraw(sch, random.Random(i)), head, vocab)[len(head):-1] for i in range(n))
+    assert (plain["#1"] + plain["#2"]) / n == pytest.approx(0.1, abs=0.02)
+
+
+def test_prefer_never_bends_an_element_draw():
+    head = '{"name": "browser", "arguments": {"action": "click", "element": "'
+    counts = Counter(spell(ValueDraw(schema(), random.Random(i), prefer=["186"]), head, CHARS)[len(head):-1]
+                     for i in range(3000))
+    assert counts["186"] < 60  # 3000 / 162 = 19 when uniform; preferring it would give ~1,500
+
+
+def test_quoted_choices_name_the_goals_quoted_strings_as_the_grammar_spells_them():
+    from types import SimpleNamespace
+
+    from halo.env.types import Observation
+    from halo.policy.action_space import goal_phrases, quoted_choices
+
+    goal = 'Send Kevin Moore an email with the subject "Lunch" saying "See you at noon"'
+    obs = Observation(screenshot=b"", image_format="png", axtree="", elements={}, url="http://x/", goal=goal, step=0)
+    refs = SimpleNamespace(text="goal_refs", text_max_chars=48, phrase_words=1)
+    assert quoted_choices(obs, refs) == ["#1", "#2"]
+    words = SimpleNamespace(text="goal", text_max_chars=48, phrase_words=1)
+    assert quoted_choices(obs, words) == ["Lunch", "See you at noon"]
+    assert set(quoted_choices(obs, words)) <= set(goal_phrases(goal, 48, 1))
+    assert quoted_choices(obs, SimpleNamespace(text="free", text_max_chars=48, phrase_words=1)) == []

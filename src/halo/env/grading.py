@@ -102,16 +102,21 @@ class Grading:
         return g.reward
 
     async def _validate(self, info: StepInfo) -> tuple[float, bool]:
-        """A family's checks on the state after a non-terminal step: success ends the episode (graded, reward 1);
-        anything else goes on. Checks on the final message cannot pass here, so families that ask for an answer
+        """A family's checks on the state after a non-terminal step: success ends the episode (graded, reward 1), and
+        so does a dead end (``Family.dead_end``: graded, failed; the steps after it could only be wasted); anything
+        else goes on. Checks on the final message cannot pass here, so families that ask for an answer
         still end on the agent's message."""
         state = await self.finish_json()
         if state is None:
             return 0.0, False
-        from halo.tasks.families import grade_family_task
+        from halo.tasks.families import dead_end_of, grade_family_task
 
         g = grade_family_task(self.task, state, "")
         if not g.success:
+            if dead_end_of(self.task, state):  # lost whatever comes next (an email sent wrong): graded, over
+                info.grade = g
+                self._prepare_next()
+                return 0.0, True
             return 0.0, False
         info.grade = g
         self._prepare_next()

@@ -81,7 +81,7 @@ def _in_view(el: Element, vw: int, vh: int) -> bool:
 def goal_phrases(goal: str, max_chars: int, max_words: int = MAX_PHRASE_WORDS) -> list[str]:
     """Text a ``text: goal`` policy may type: quoted strings of the goal, then word spans of 1..``max_words`` words
     (shortest first), each at most ``max_chars`` long; at most ``MAX_PHRASES``."""
-    quoted = [q for pair in re.findall(r"\"([^\"]+)\"|'([^']+)'", goal) for q in pair if q]
+    quoted = _quoted(goal)
     words = re.findall(r"[\w@.+\-:/$]+", goal)
     words = [w.strip(".:") for w in words if w.strip(".:")]
     spans = [" ".join(words[i:i + n]) for n in range(1, max_words + 1) for i in range(len(words) - n + 1)]
@@ -92,6 +92,11 @@ def goal_phrases(goal: str, max_chars: int, max_words: int = MAX_PHRASE_WORDS) -
         if len(out) >= MAX_PHRASES:
             break
     return out or [goal[:max_chars] or "done"]
+
+
+def _quoted(goal: str) -> list[str]:
+    """The goal's quoted strings ("..." or '...'), in order."""
+    return [q for pair in re.findall(r"\"([^\"]+)\"|'([^']+)'", goal) for q in pair if q]
 
 
 def ref(i: int) -> str:
@@ -115,6 +120,16 @@ def resolve_refs(action: Any, obs: Observation, max_chars: int, max_words: int =
     if opts:
         upd["options"] = tuple(names.get(o, o) for o in opts)
     return dataclasses.replace(action, **upd) if upd else action
+
+
+def quoted_choices(obs: Observation, cfg: Any) -> list[str]:
+    """The text choices (``text_choices``) that are the goal's quoted strings, as the grammar spells them (a phrase,
+    or its ``#n`` under ``goal_refs``): the values a goal most often asks to be typed (an explorer's prior)."""
+    if cfg.text == "free":
+        return []
+    quoted = set(_quoted(obs.goal))
+    phrases = goal_phrases(obs.goal, cfg.text_max_chars, cfg.phrase_words)
+    return [ref(i) if cfg.text == "goal_refs" else p for i, p in enumerate(phrases) if p in quoted]
 
 
 def text_choices(obs: Observation, source: str, max_chars: int, max_words: int = MAX_PHRASE_WORDS) -> list[str]:

@@ -8,7 +8,11 @@ element id digit by digit, so on a page with ids 1-189 ``"186"`` comes out about
 an explored reply, each enumerated argument whole: the action uniformly among the page's actions, then the element
 uniformly among the ids that action may take, then the text (a goal phrase) uniformly among the choices; the
 reply's tokens are then the ones that spell those values. Free text and numbers stay token-uniform. The policy's own
-logprobs of the tokens drawn are kept as for any explored reply (``hf_backend._Explore``)."""
+logprobs of the tokens drawn are kept as for any explored reply (``hf_backend._Explore``).
+
+Typed text is drawn half the time among the goal's quoted strings (``prefer``) and otherwise among all its phrases:
+a goal quotes what is to be typed (a subject, a message, a title), and among a goal's ~25 phrases its two or three
+quoted ones would otherwise come up once in ten draws; every phrase keeps a chance of at least 1 / (2 x phrases)."""
 
 from __future__ import annotations
 
@@ -17,6 +21,7 @@ import random
 import re
 from typing import Any, Callable, Sequence
 
+TEXT_KEYS = ("value", "text")  # the arguments that hold typed text (grammar.ACTION_ARGS): where ``prefer`` applies
 _DONE = re.compile(r'"(\w+)"\s*:\s*"((?:[^"\\]|\\.)*)"')  # a string value written whole
 _OPEN = re.compile(r'"(\w+)"\s*:\s*"((?:[^"\\]|\\.)*)$')  # the string value being written, at the end
 
@@ -51,10 +56,13 @@ class ValueDraw:
     """One explored reply's draws: the value each enumerated key takes (drawn on first need, uniformly among the
     values the schema's alternatives still allow after the keys already written), and the token that spells on."""
 
-    def __init__(self, schema: dict[str, Any], rng: random.Random) -> None:
+    def __init__(self, schema: dict[str, Any], rng: random.Random, prefer: Sequence[str] = (),
+                 prefer_share: float = 0.5) -> None:
         self.alts = branches(schema)
         self.rng = rng
         self.drawn: dict[str, str] = {}
+        # values drawn with probability prefer_share among those of them a key allows (the goal's quoted strings)
+        self.prefer, self.prefer_share = frozenset(prefer), prefer_share
 
     def _values(self, key: str, written: dict[str, str]) -> list[str] | None:
         """The values ``key`` may take given what the reply wrote already (None: free text, or not enumerated)."""
@@ -82,7 +90,9 @@ class ValueDraw:
             fits = [v for v in values if _escaped(v).startswith(part)]
             if not fits:
                 return None
-            target = self.drawn[key] = self.rng.choice(fits)
+            liked = [v for v in fits if v in self.prefer] if key in TEXT_KEYS else []
+            pool = liked if liked and len(liked) < len(fits) and self.rng.random() < self.prefer_share else fits
+            target = self.drawn[key] = self.rng.choice(pool)
         rest = _escaped(target)[len(part):] + '"'
         best, best_len, over = None, 0, None
         for t in allowed:

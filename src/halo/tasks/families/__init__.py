@@ -133,18 +133,28 @@ def progress_of(task: Any, finish_state: dict[str, Any], page: Any = None) -> fl
     fam = get_family(task.family)
     params = fam.instance(task.index).params
     checks = [c for c in fam.grade(finish_state, params, "") if c.name != "answer"]
-    if not all(c.passed for c in checks):
-        try:
-            if fam.dead_end(Finish(finish_state), params):
-                return 0.0
-        except Exception:  # noqa: BLE001 - a state the agent made that the check cannot read is not a dead end
-            pass
+    if not all(c.passed for c in checks) and _dead_end(fam, finish_state, params):
+        return 0.0
     if page is not None:
         try:
             checks += fam.subgoals(Finish(finish_state), params, page)
         except Exception:  # noqa: BLE001 - a page or state the agent made; a subgoal that cannot be read is not met
             pass
     return sum(c.passed for c in checks) / len(checks) if checks else 0.0
+
+
+def dead_end_of(task: Any, finish_state: dict[str, Any]) -> bool:
+    """Whether the instance can no longer be solved from this state (``Family.dead_end``; asked of failed states
+    only): an episode there is over."""
+    fam = get_family(task.family)
+    return _dead_end(fam, finish_state, fam.instance(task.index).params)
+
+
+def _dead_end(fam: Any, finish_state: dict[str, Any], params: dict[str, Any]) -> bool:
+    try:
+        return bool(fam.dead_end(Finish(finish_state), params))
+    except Exception:  # noqa: BLE001 - a state the agent made that the check cannot read is not a dead end
+        return False
 
 
 def grade_family_task(task: Any, finish_state: dict[str, Any], response: str = "") -> Any:
