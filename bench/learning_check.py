@@ -70,10 +70,13 @@ def typed_values(step) -> list[str]:
 
 def typed_right(task, episode) -> tuple[int, int]:
     """(typed values, right ones) of an episode: right when the value is one the instance's solution types
-    (``Family.typed``: a subject, a message, a label; case and spacing ignored)."""
+    (``Family.typed``: a subject, a message, a label; case and spacing ignored). A REAL task (``--transfer``) names
+    no solution's values: (0, 0)."""
     from halo.tasks.families import get_family
     from halo.tasks.families.base import norm
 
+    if not getattr(task, "family", ""):
+        return 0, 0
     fam = get_family(task.family)
     want = {norm(v) for v in fam.typed(fam.instance(task.index).params)}
     vals = [v for st in episode.steps for v in typed_values(st)]

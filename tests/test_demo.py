@@ -51,7 +51,7 @@ def test_the_ladder_demo_climbs_gomails_families_to_sending_an_email():
 
     cfg = load_demo_config(ladder=True)
     assert [t.split("@")[0] for t in cfg.tasks] == ["gomail.send_click", "gomail.send_body", "gomail.send_subject",
-                                                     "gomail.send"]
+                                                     "gomail.send_address", "gomail.send"]
     assert cfg.mode == "tiny_text" and cfg.grpo["curriculum"] == "ladder" and cfg.prompt["fields"] is True
     rl = load_rl_config(overrides=cfg.overrides("models/tiny"))  # the demo's keys are rl_config's own
     assert rl.grpo.curriculum == "ladder" and rl.grpo.max_steps >= 6
