@@ -1,8 +1,11 @@
 """MCTS + step-level DPO on REAL-local (issue 13): restore cost, search vs sampling, DPO before/after. CPU only.
 
 1. ``restore``: an oracle of one family per site is played with a snapshot before each step; every snapshot is then
-   restored by fork (the site's copy of the state, the page reopened, actions on it replayed) and by replay (reset
-   and every action again). Median seconds per restore, by depth.
+   restored by fork reopening its page (the site's copy of the state, the page reopened, actions on it replayed;
+   a state's first restore), by fork from a kept page (the copy the first restore asked for, made in the
+   background: a tab taken over; halo.env.keep) and by replay (reset and every action again). Seconds per restore
+   by depth, their medians, and kept / replay per depth (issue 41's bar: <= 0.5 at depths 1-5). Then MCTS end to
+   end without and with kept pages (``kept_search_ab``: wall, CPU and restore time per search).
 2. ``search``: per seed, a fresh tiny Qwen3-VL (random weights) in the tiny mode on the family's training instances;
    MCTS (``MCTSExplorer``) and GRPO-style sampling of whole episodes (4 concurrent envs) each get the same budget of
    env steps, or with ``--budget-cpu-s`` the same CPU seconds (issue 41: restores and the critic's work included);
@@ -13,6 +16,7 @@
    the sampled policy on train instances before and after.
 
 Run: .venv/bin/python bench/mcts_bench.py --family omnizon.department --seeds 0,1,2 --budget 200
+     .venv/bin/python bench/mcts_bench.py --restore-only --out mcts_restore.json
      .venv/bin/python bench/mcts_bench.py --family gocalendar.otherday --skip-restore --budget-cpu-s 300 \
          --critic progress --max-steps 4 --out mcts_otherday_cpu.json
 Writes bench/results/mcts.json.
@@ -35,8 +39,31 @@ sys.path[:0] = [str(ROOT / "tests" / "sites"), str(ROOT / "tests" / "families"),
 RESTORE_CASES = ("gomail.send", "gocalendar.create", "omnizon.buy", "zilloft.tour")
 
 
-async def restore_bench(pool, urls) -> dict:
-    from test_branch import CASES, play
+# steps played before a family's oracle where it is shorter than the table's depth 5: there and back, twice
+DETOURS = {"gocalendar.create": [("link", "Next week"), ("link", "Previous week")] * 2,
+           "omnizon.buy": [("link", "Today's Deals"), ("link", "Omnizon home")]}
+
+
+def browser_uss_mb(pool) -> float:
+    """Memory of the pool's browser processes (unique set size, MB): what kept pages cost."""
+    import psutil
+
+    total = 0
+    for pid in pool.browser_pids():
+        try:
+            total += psutil.Process(pid).memory_full_info().uss
+        except (psutil.Error, OSError):
+            pass
+    return round(total / 2**20, 1)
+
+
+async def restore_bench(pool, urls, keep_pages: int = 8) -> dict:
+    """Per snapshot of an oracle's episode, with nothing else running in the browser: restore by fork from a kept
+    page (``fork_s``, the env's default: the state was restored before, so a copy was kept), by fork reopening the
+    page (``fork_load_s``: a state's first restore) and by replay (``replay_s``); ``prepare_s``: the making of the
+    kept page taken, done in the background between a state's restores."""
+    from learning_check import cpu_seconds
+    from test_branch import CASES, Recorder
 
     from halo.env.env import BrowserEnv
     from halo.tasks.families import family_task, get_family
@@ -45,27 +72,101 @@ async def restore_bench(pool, urls) -> dict:
     for name in RESTORE_CASES:
         inst = get_family(name).instance(2)
         task = family_task(inst, urls)
-        a, b = BrowserEnv(pool, max_steps=40, branchable=True), BrowserEnv(pool, max_steps=40)
+        a = BrowserEnv(pool, max_steps=40, branchable=True, end_on_success=False, keep_pages=keep_pages)
+        b = BrowserEnv(pool, max_steps=40, end_on_success=False)
         try:
-            d, _ = await play(a, task, CASES[name][name], inst.params)
+            d = Recorder(a, await a.reset(task))
+            for role, label in DETOURS.get(name, []):
+                await d.click(role, label, exact=True)
+            await CASES[name][name](d, inst.params)
+            assert (await d.finish("Done.")).info.grade.success, f"{name}: the oracle must solve the instance"
+            uss0 = browser_uss_mb(pool)
             rows = []
             for snap in d.snaps:
                 row = {"depth": snap.step, "since_nav": len(snap.since_nav), "history": len(snap.history_urls),
                        "snapshot_s": round(snap.timings["snapshot"], 4)}
-                for method in ("fork", "replay"):
-                    t0 = time.perf_counter()
-                    await b.restore(snap, method=method)
-                    row[f"{method}_s"] = round(time.perf_counter() - t0, 4)
+                for col, method, kept in (("fork_load", "fork", False), ("fork", "fork", True),
+                                          ("replay", "replay", True)):
+                    c0 = cpu_seconds()
+                    await a._kept.settled()  # the copy the last restore asked for is made: nothing runs beside
+                    if col == "fork":  # the copy the first restore asked for: the work the kept restore moved
+                        row["prepare_cpu_s"] = round(cpu_seconds() - c0, 4)
+                    c0, t0 = cpu_seconds(), time.perf_counter()
+                    await b.restore(snap, method=method, kept=kept)
+                    row[f"{col}_s"] = round(time.perf_counter() - t0, 4)
+                    row[f"{col}_cpu_s"] = round(cpu_seconds() - c0, 4)
+                    assert b.restore_timings.get("kept", False) == (col == "fork"), (name, col, b.restore_timings)
+                row["prepare_s"] = round(a._kept.prepare_s[-2], 4)  # the copy the kept restore took
+                row["ratio"] = round(row["fork_s"] / row["replay_s"], 3)
                 rows.append(row)
-            out[name] = {"rows": rows, "fork_median_s": statistics.median(r["fork_s"] for r in rows),
-                         "replay_median_s": statistics.median(r["replay_s"] for r in rows),
+            await a._kept.settled()
+            kept, uss1 = len(a._kept) + len(a._kept.shells), browser_uss_mb(pool)  # contexts held: copies, shells
+            await a._kept.close()
+            await asyncio.sleep(1.0)
+            uss2 = browser_uss_mb(pool)
+            med = {k: statistics.median(r[k] for r in rows) for k in (
+                "fork_s", "fork_load_s", "replay_s", "prepare_s", "fork_cpu_s", "fork_load_cpu_s", "replay_cpu_s",
+                "prepare_cpu_s")}
+            out[name] = {"rows": rows, "fork_median_s": med["fork_s"], "fork_load_median_s": med["fork_load_s"],
+                         "replay_median_s": med["replay_s"], "prepare_median_s": med["prepare_s"],
+                         "cpu_median_s": {k[:-6]: v for k, v in med.items() if k.endswith("_cpu_s")},
+                         "bar_depths_1_5": all(r["ratio"] <= 0.5 for r in rows if 1 <= r["depth"] <= 5),
+                         "kept_pages": kept, "browser_uss_mb": {"before": uss0, "kept": uss1, "freed": uss2},
+                         "uss_mb_per_kept_page": round((uss1 - uss2) / kept, 1) if kept else None,
                          "deepest": rows[-1]}
-            print(f"restore {name}: fork {out[name]['fork_median_s']:.3f}s replay {out[name]['replay_median_s']:.3f}s"
-                  f" (median over depths 0..{rows[-1]['depth']}); at depth {rows[-1]['depth']}: "
-                  f"fork {rows[-1]['fork_s']:.3f}s replay {rows[-1]['replay_s']:.3f}s", flush=True)
+            print(f"restore {name}: fork (kept page) {med['fork_s']:.3f}s, fork (page load) "
+                  f"{med['fork_load_s']:.3f}s, replay {med['replay_s']:.3f}s (medians over depths "
+                  f"0..{rows[-1]['depth']}); kept page made in {med['prepare_s']:.3f}s; "
+                  f"{out[name]['uss_mb_per_kept_page']} MB a kept page; CPU s (median) "
+                  f"{out[name]['cpu_median_s']}", flush=True)
+            for r in rows:
+                print(f"  depth {r['depth']}: kept {r['fork_s']:.3f} load {r['fork_load_s']:.3f} "
+                      f"replay {r['replay_s']:.3f} ratio {r['ratio']:.2f}", flush=True)
         finally:
             await a.close()
             await b.close()
+    return out
+
+
+async def kept_search_ab(pool, urls, keep_pages: int, rounds: int = 2) -> list[dict]:
+    """MCTS end to end without and with kept pages, alternated: tests/families/test_mcts_oracle.py's search (the
+    oracle's next action among distractors, a scripted judge), whose policy answers at once, so nothing hides the
+    making of a copy: wall time, CPU (this process and its browser) and restore time per search."""
+    from learning_check import cpu_seconds
+    from test_branch import play
+    from test_mcts_oracle import MAIL, SHOP, OracleCandidates, OracleJudge
+
+    from halo.env.env import BrowserEnv
+    from halo.rl.config import MCTSSettings
+    from halo.rl.critic import PolicyCritic
+    from halo.rl.mcts import MCTSExplorer
+    from halo.tasks.families import family_task, get_family
+
+    out = []
+    for name, oracles, index in (("omnizon.add", SHOP, 2), ("gomail.trash", MAIL, 3)):
+        inst = get_family(name).instance(index)
+        task = family_task(inst, urls)
+        a = BrowserEnv(pool, max_steps=30, end_on_success=False)
+        try:
+            d, _ = await play(a, task, oracles[name], inst.params)
+        finally:
+            await a.close()
+        for keep in (0, keep_pages) * rounds:
+            env = BrowserEnv(pool, max_steps=30, branchable=True, end_on_success=False)
+            s = MCTSSettings(simulations=8, children=3, depth=len(d.actions) + 1, max_steps=len(d.actions) + 3,
+                             alpha=0.5, keep_pages=keep)
+            c0, t0 = cpu_seconds(), time.perf_counter()
+            try:
+                r = await MCTSExplorer(env, OracleCandidates(d.actions, k=3, seed=index), task, s,
+                                       critic=PolicyCritic(OracleJudge(d.actions))).run()
+            finally:
+                await env.close()
+            row = {"family": name, "keep_pages": keep, "success": r.success,
+                   "wall_s": round(time.perf_counter() - t0, 2), "cpu_s": round(cpu_seconds() - c0, 2),
+                   "env_steps": r.budget.steps, "restores": r.budget.restores,
+                   "kept_restores": r.budget.kept_restores, "restore_s": round(r.budget.restore_s, 2)}
+            print(f"search {row}", flush=True)
+            out.append(row)
     return out
 
 
@@ -144,6 +245,7 @@ async def searching(policy, pool, tasks, budget: int, settings, critic=None, cpu
              "solved_episodes": solved, "cpu_s": cpu_s, "solved_per_cpu_hour": per_cpu_hour(solved, cpu_s),
              "critic": getattr(critic, "name", None) if critic is not None else "none",
              "per_1k_steps": round(1000 * n / max(1, steps), 1), "restores": sum(r.budget.restores for r in results),
+             "kept_restores": sum(r.budget.kept_restores for r in results),
              "restore_s_mean": round(sum(r.budget.restore_s for r in results) /
                                      max(1, sum(r.budget.restores for r in results)), 3),
              "wall_s": round(time.perf_counter() - t0, 1)}, results)
@@ -184,7 +286,8 @@ async def one_seed(a, seed: int, tmp: str, pool, urls) -> dict:
         print(f"seed {seed} sampling: {out['sampling']}", flush=True)
         critic = ProgressCritic() if a.critic == "progress" else None
         s = MCTSSettings(simulations=a.simulations, children=a.children, depth=a.depth, max_steps=a.max_steps,
-                         alpha=a.alpha if critic is not None else 1.0, temperature=temp, explore=a.explore)
+                         alpha=a.alpha if critic is not None else 1.0, temperature=temp, explore=a.explore,
+                         keep_pages=a.keep_pages)
         out["mcts"], results = await searching(policy, pool, train, a.budget, s, critic, a.budget_cpu_s,
                                                a.search_steps)
         out["search"] = out["mcts"]  # issue 41's name for the block
@@ -225,9 +328,11 @@ async def main_async(a) -> dict:
     with SitesServer() as urls, tempfile.TemporaryDirectory() as tmp:
         async with BrowserPool() as pool:
             if not a.skip_restore:
-                out["restore"] = await restore_bench(pool, urls)
+                out["restore"] = await restore_bench(pool, urls, a.keep_pages)
                 path.write_text(json.dumps(out, indent=1))
-            for seed in (int(x) for x in a.seeds.split(",") if x):
+                out["kept_search_ab"] = await kept_search_ab(pool, urls, a.keep_pages)
+                path.write_text(json.dumps(out, indent=1))
+            for seed in (int(x) for x in a.seeds.split(",") if x and not a.restore_only):
                 out["seeds"].append(await one_seed(a, seed, tmp, pool, urls))
                 path.write_text(json.dumps(out, indent=1))
     if out["seeds"]:
@@ -260,6 +365,9 @@ def main() -> None:
     p.add_argument("--epochs", type=int, default=3)
     p.add_argument("--eval-instances", type=int, default=24)
     p.add_argument("--skip-restore", action="store_true")
+    p.add_argument("--restore-only", action="store_true", help="the restore table only (no seeds)")
+    p.add_argument("--keep-pages", type=int, default=8,
+                   help="kept pages of the restore table's env and of the search (mcts.keep_pages; halo.env.keep)")
     p.add_argument("--budget-cpu-s", type=float, default=0.0,
                    help="CPU seconds per method and seed instead of --budget env steps (issue 41: equal CPU)")
     p.add_argument("--search-steps", type=int, default=0,

@@ -19,7 +19,7 @@ from family_oracles_zilloft import ORACLES as HOMES
 from site_helpers import Driver
 
 from halo.env import actions as A
-from halo.env.branch import RestoreDiverged
+from halo.env.branch import RestoreDiverged, same_page
 from halo.env.env import BrowserEnv
 from halo.errors import ConfigError
 from halo.tasks.families import family_task, get_family
@@ -147,3 +147,93 @@ async def test_fork_is_unreachable_from_pages_and_refuses_unknown_sessions(famil
             await env.snapshot()
     finally:
         await env.close()
+
+
+FIELDS_JS = """() => Array.from(document.querySelectorAll('input, textarea, select')).map(e =>
+    [e.tagName, e.name || e.id || e.getAttribute('aria-label') || '',
+     e.type === 'checkbox' || e.type === 'radio' ? String(e.checked) : e.value])"""
+
+
+class FieldRecorder(Recorder):
+    """The Recorder, keeping beside each snapshot the page's form fields (values typed and not sent live only
+    there)."""
+
+    def __init__(self, env: Any, obs: Any):
+        super().__init__(env, obs)
+        self.fields: list[Any] = []
+
+    async def step(self, action: A.Action):
+        self.fields.append(await self.env.page.evaluate(FIELDS_JS))
+        return await super().step(action)
+
+
+async def same_state(env: BrowserEnv, obs, snap, fields, orig) -> None:
+    """The restored page is the snapshot's: URL, step and history, every element's id, role, name and value, the
+    form fields, the screenshot up to a few pixels, the site's state key."""
+    assert obs.url == orig.url and obs.step == orig.step and obs.last_actions == orig.last_actions
+    assert {i: (e.role, e.name, e.value) for i, e in obs.elements.items()} == \
+        {i: (e.role, e.name, e.value) for i, e in orig.elements.items()}
+    assert await env.page.evaluate(FIELDS_JS) == fields
+    assert pixels_off(obs.screenshot, orig.screenshot) < 0.01
+    assert await env.state_key() == snap.state_key
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+async def test_a_kept_page_restores_the_state_exactly(name, families_pool, family_site_urls):
+    """Issue 41: a state's first restore reopens its page and has a copy kept; the next restore takes the copy over
+    (no page load) and shows the same page, fields and site state, plays on to the same graded end, and leaves the
+    copy's replacement (made in the context that restore let go of, recycled) untouched by what it did."""
+    inst, task = family_env(families_pool, family_site_urls, name)
+    a = BrowserEnv(families_pool, max_steps=40, branchable=True, end_on_success=False, keep_pages=4)
+    b, c = (BrowserEnv(families_pool, max_steps=40, end_on_success=False) for _ in range(2))
+    try:
+        d = FieldRecorder(a, await a.reset(task))
+        await CASES[name][name](d, inst.params)
+        res_a = await d.finish("Done.")
+        assert res_a.info.grade.success
+        ui = [k for k, s in enumerate(d.snaps) if s.since_nav]
+        k = ui[len(ui) // 2] if ui else len(d.snaps) // 2
+        snap, orig = d.snaps[k], d.observations[k]
+        await b.restore(snap)
+        assert b.restore_timings["kept"] is False  # its first restore: the page reopened, a copy asked for
+        await a._kept.settled()
+        assert len(a._kept) == 1
+        let_go = b._ctx  # b's context as it takes the copy: recycled by the copy's replacement
+        obs = await b.restore(snap)
+        assert b.restore_timings == {"method": "fork", "kept": True, "total": b.restore_timings["total"]}
+        await same_state(b, obs, snap, d.fields[k], orig)
+        for act in d.actions[k:]:
+            r = await b.step(act)
+            assert r.info.error is None, f"{act.describe()}: {r.info.error}"
+        res_b = await b.step(A.SendMsgToUser("Done."))
+        assert res_b.info.grade.success and res_b.info.grade.finish_state == res_a.info.grade.finish_state
+        await a._kept.settled()  # the replacement, made while b played: b's branch never reached it
+        obs = await c.restore(snap)
+        assert c.restore_timings["kept"] is True and c._ctx is let_go
+        await same_state(c, obs, snap, d.fields[k], orig)
+    finally:
+        for e in (a, b, c):
+            await e.close()
+
+
+async def test_a_kept_page_of_another_state_is_refused(families_pool, family_site_urls):
+    """A kept page filed under the wrong snapshot (here on purpose) is never handed out as that snapshot's state:
+    the restore reopens the right page instead."""
+    inst, task = family_env(families_pool, family_site_urls, "gomail.send")
+    a = BrowserEnv(families_pool, max_steps=40, branchable=True, end_on_success=False, keep_pages=4)
+    b = BrowserEnv(families_pool, max_steps=40, end_on_success=False)
+    try:
+        d = FieldRecorder(a, await a.reset(task))
+        await MAIL["gomail.send"](d, inst.params)
+        j, k = 1, len(d.snaps) - 1
+        assert same_page(d.snaps[j].obs, d.snaps[k].obs, values=True) is not None  # two states the page shows apart
+        await b.restore(d.snaps[k])
+        await a._kept.settled()
+        wrong = a._kept.take(d.snaps[k])
+        a._kept._entry(d.snaps[j]).copies.append(wrong)
+        obs = await b.restore(d.snaps[j])
+        assert b.restore_timings["kept"] is False
+        await same_state(b, obs, d.snaps[j], d.fields[j], d.observations[j])
+    finally:
+        await a.close()
+        await b.close()

@@ -110,6 +110,8 @@ def check_found(d, result) -> None:
     assert taken == [x.describe() for x in d.actions] + [DONE.describe()]
     assert result.successes_found >= 1 and result.budget.steps > len(taken)
     assert result.budget.restores >= 1, "a search that never went back to a state did not branch"
+    # the root is returned to by every simulation: from its second restore on, a kept page is taken over
+    assert result.budget.kept_restores >= 1, "no restore took a kept page"
     rec = tree_record(result, 0.5)
     assert sum(n["best"] for n in rec["nodes"]) == len(taken)
     assert sibling_groups(result.root, 0.5), "no node had two tried actions to compare"

@@ -5,11 +5,14 @@ Two ways back (MCTS explores many branches from one state, so restoring must be 
 - **fork** (REAL-local): the site copies the session's server-side state under a new session id
   (``/__halo/fork``, reached only by the env's request client); a fresh context gets that session, rebuilds the
   tab's history, opens the URL of the page's document and replays the actions taken on that document since it
-  loaded (an open dialog, typed text: UI state that lives only in the page);
+  loaded (an open dialog, typed text: UI state that lives only in the page). On an env with ``keep_pages``, that
+  work is done ahead for a state that was restored once: a **kept page** (halo.env.keep), a spare context at the
+  state, which the next restore takes over instead of loading the page (a tab switch and one request);
 - **replay** (REAL's remote sites, or when a fork is gone): reset the task and replay every action from the start.
 
-A restore by fork is checked against the snapshot (same element ids, roles and names, same state key); where it
-differs, the env falls back to replay.
+A restore by fork is checked against the snapshot (same element ids, roles and names, same state key; a kept page
+was checked so when made and its state key is checked again when taken); where it differs, the env falls back to
+replay (a kept page that differs: to reopening the page).
 """
 
 from __future__ import annotations
@@ -25,12 +28,26 @@ from halo.env.actions import Action, Wait
 from halo.env.browser import BrowserStuck
 from halo.env.context import bounded_call
 from halo.env.executor import short_error
+from halo.env.guard import spawn
+from halo.env.keep import KeptPages, discard
 from halo.env.types import Observation, StepInfo
 from halo.errors import BrowserError, ConfigError, SiteError
 
 log = logging.getLogger(__name__)
 
 RESTORE_METHODS = ("auto", "fork", "replay")
+# what an env takes over from a kept page's spare env: its context and tab, and the episode's state there
+ADOPTED = ("task", "_ctx", "_page", "_bg", "_cdp", "_guard", "_ctx_generation", "_origins", "_crashed",
+           "_session_cookie", "_step", "_next_id", "_done", "_finish_read", "_history", "_actions", "_since_nav",
+           "_obs_doc", "_doc_url", "_doc_start_id", "_doc_sid", "_last_obs")
+# what a context let go of takes with it into a spare env, for a kept page to recycle (``_shelve``)
+SHELVED = ("task", "_ctx", "_page", "_bg", "_cdp", "_guard", "_ctx_generation", "_origins", "_crashed",
+           "_session_cookie")
+
+
+def _same_look(a: Any, b: Any) -> bool:
+    """Two envs observe pages alike (a kept page made by one serves the other)."""
+    return all(getattr(a, k) == getattr(b, k) for k in ("image_format", "jpeg_quality", "screenshot_max_pixels"))
 
 
 class RestoreDiverged(SiteError):
@@ -42,7 +59,8 @@ class EpisodeSnapshot:
     """An episode's state, restorable any number of times, in any ``BrowserEnv`` on the same sites.
 
     ``actions``: every action since reset (replay); ``since_nav``: those taken on the current document (fork);
-    ``sid``: the site's frozen copy of the session (REAL-local only); ``obs``: the observation at the state."""
+    ``sid``: the site's frozen copy of the session (REAL-local only); ``obs``: the observation at the state;
+    ``pages``: the kept pages of the env that took it (halo.env.keep), or None."""
 
     task: Any
     obs: Observation
@@ -56,18 +74,20 @@ class EpisodeSnapshot:
     sid: str | None = None
     state_key: str | None = None
     timings: dict[str, float] = field(default_factory=dict, compare=False)
+    pages: Any = field(default=None, compare=False, repr=False)
 
     @property
     def forkable(self) -> bool:
         return self.sid is not None
 
 
-def same_page(a: Observation, b: Observation) -> str | None:
-    """Where two observations of one state differ (element ids, roles, names, URL), or None."""
+def same_page(a: Observation, b: Observation, values: bool = False) -> str | None:
+    """Where two observations of one state differ (element ids, roles, names, with ``values`` their values too;
+    URL), or None."""
     if a.url != b.url:
         return f"url {b.url} != {a.url}"
-    ea = {k: (e.role, e.name) for k, e in a.elements.items()}
-    eb = {k: (e.role, e.name) for k, e in b.elements.items()}
+    ea = {k: (e.role, e.name, e.value if values else None) for k, e in a.elements.items()}
+    eb = {k: (e.role, e.name, e.value if values else None) for k, e in b.elements.items()}
     if ea != eb:
         diff = sorted(set(ea.items()) ^ set(eb.items()))[:4]
         return f"elements differ ({len(ea)} vs {len(eb)}; e.g. {diff})"
@@ -99,25 +119,42 @@ class Branching:
         return EpisodeSnapshot(task=self.task, obs=self._last_obs, step=self._step, actions=tuple(self._actions),
                                since_nav=tuple(self._since_nav), history=tuple(self._history),
                                doc_url=self._doc_url, doc_start_id=self._doc_start_id, history_urls=urls, sid=sid,
-                               state_key=key, timings={"snapshot": time.perf_counter() - t0})
+                               state_key=key, timings={"snapshot": time.perf_counter() - t0},
+                               pages=self._kept if sid is not None else None)
 
-    async def restore(self, snap: EpisodeSnapshot, method: str = "auto") -> Observation:
+    async def restore(self, snap: EpisodeSnapshot, method: str = "auto", kept: bool = True,
+                      again: bool = True) -> Observation:
         """Return to ``snap`` in a fresh context; its observation (the same element ids) is returned.
 
-        ``fork`` (REAL-local): the site's copy of the state, the page's document reopened, the actions on it
-        replayed, then checked against the snapshot; ``replay``: reset and every action again. ``auto``: fork where
-        the snapshot has one, falling back to replay if the fork is gone or does not match."""
+        ``fork`` (REAL-local): a kept page of the state taken over where there is one (``kept``; the snapshot's env
+        has ``keep_pages``), else the site's copy of the state, the page's document reopened, the actions on it
+        replayed, then checked against the snapshot; either way, with ``again`` (the caller will come back here),
+        a copy is made in the background for the next restore. ``replay``: reset and every action again.
+        ``auto``: fork where the snapshot has one, falling back to replay if the fork is gone or does not match."""
         if method not in RESTORE_METHODS:
             raise ConfigError(f"restore method must be one of {RESTORE_METHODS}, got {method!r}")
         t0 = time.perf_counter()
         why = None
         if method != "replay" and snap.forkable:
             self._deadline = time.monotonic() + self.episode_timeout_s if self.episode_timeout_s else None
+            copy = snap.pages.take(snap) if kept and snap.pages is not None else None
+            if copy is not None:
+                try:
+                    obs = await asyncio.wait_for(self._adopt(snap, copy), self._reset_limit())
+                    self.restore_timings = {"method": "fork", "kept": True, "total": time.perf_counter() - t0}
+                    if again:  # the next restore's copy
+                        snap.pages.keep(snap)
+                    return obs
+                except Exception as e:  # noqa: BLE001 - a kept page only saves time: any failure reopens the page
+                    log.info("kept page of %s at step %d not taken (%s); reopening the page", snap.task.id,
+                             snap.step, short_error(e))
+                    await self._close_context()
             generation = self.pool.generation
             try:
-                obs = await asyncio.wait_for(self._restore_fork(snap), self._reset_limit() +
-                                             len(snap.since_nav) * self._step_limit(Wait(0)))
-                self.restore_timings = {"method": "fork", "total": time.perf_counter() - t0}
+                obs = await asyncio.wait_for(self._restore_fork(snap), self._fork_limit(snap))
+                self.restore_timings = {"method": "fork", "kept": False, "total": time.perf_counter() - t0}
+                if again and snap.pages is not None:
+                    snap.pages.keep(snap)
                 return obs
             except (BrowserStuck, TimeoutError) as e:
                 why = str(e) or "restore did not finish in time"
@@ -134,6 +171,97 @@ class Branching:
         obs = await self._restore_replay(snap)
         self.restore_timings = {"method": "replay", "total": time.perf_counter() - t0, "fork_failed": why}
         return obs
+
+    def keep_page(self, snap: EpisodeSnapshot) -> None:
+        """Have a kept page of ``snap`` made in the background (where its env keeps pages): the caller is leaving
+        that state and will restore it."""
+        if snap.pages is not None:
+            snap.pages.keep(snap)
+
+    async def set_keep_pages(self, cap: int) -> None:
+        """Up to ``cap`` kept pages (halo.env.keep) for the snapshots taken from now on; 0: none. The copies kept
+        so far are freed (an MCTS search sets it as it starts and 0 as it ends: its states are not returned to)."""
+        if cap < 0:
+            raise ConfigError(f"keep_pages must be >= 0, got {cap}")
+        if self._kept is not None:
+            await self._kept.close()
+        self._kept = KeptPages(cap, self._keep_copy) if cap else None
+
+    def _fork_limit(self, snap: EpisodeSnapshot) -> float:
+        return self._reset_limit() + len(snap.since_nav) * self._step_limit(Wait(0))
+
+    def _spare_env(self) -> Any:
+        """A new env with this one's settings (for a kept page, halo.env.keep)."""
+        return type(self)(self.pool, max_steps=self.max_steps, image_format=self.image_format,
+                          jpeg_quality=self.jpeg_quality, block_offsite=self.block_offsite,
+                          action_timeout_ms=self.action_timeout_ms, run_id=self.run_id,
+                          episode_timeout_s=self.episode_timeout_s, nav_timeout_ms=self.nav_timeout_ms,
+                          branchable=self.branchable, reuse_context=self.reuse_context, real_setup=self.real_setup,
+                          end_on_success=self.end_on_success, screenshot_max_pixels=self.screenshot_max_pixels)
+
+    async def _keep_copy(self, snap: EpisodeSnapshot, shell: Any = None) -> Any:
+        """A kept page of ``snap`` (halo.env.keep): a spare env like this one (``shell``, a context an env let go
+        of, recycled where it can be: no new context or renderer), restored there by fork and checked."""
+        spare = shell if shell is not None and shell._recyclable(shell.task, snap.task) and \
+            _same_look(shell, self) else None
+        if spare is None:
+            if shell is not None:
+                await asyncio.shield(discard(shell))
+            spare = self._spare_env()
+        try:
+            await asyncio.wait_for(spare._restore_fork(snap), spare._fork_limit(snap))
+        except BaseException:  # failed or cancelled (evicted): its context is closed with it
+            await asyncio.shield(discard(spare))
+            raise
+        return spare
+
+    def _shelve(self) -> Any:
+        """This env's context, let go of: moved into a spare env for a kept page to recycle (None where it cannot
+        be recycled; then it is closed without waiting)."""
+        if self._ctx is None:
+            return None
+        shell = self._spare_env()
+        self._unwatch()
+        for name in SHELVED:
+            setattr(shell, name, getattr(self, name))
+        self._forget_context()
+        self._origins = set()
+        shell._watch()
+        if not shell._recyclable(shell.task, shell.task):
+            spawn(self._popup_guards, discard(shell))
+            return None
+        return shell
+
+    async def _adopt(self, snap: EpisodeSnapshot, copy: asyncio.Task) -> Observation:
+        """Take over a kept page of ``snap``: the spare env's context, tab and episode state become this env's
+        (their events now this env's), then the site's state key is checked against the snapshot's."""
+        spare = await copy  # one still being made is further along than a new fork
+        try:
+            if not _same_look(spare, self):
+                raise RestoreDiverged("the kept page was observed with other image settings")
+            if spare._dead():
+                raise BrowserError("the kept page's renderer is gone")
+            first = spare._ex.first_history_index
+            shell = self._shelve()
+            if shell is not None:  # this env's last context: the next copy's
+                snap.pages.give(shell)
+            spare._unwatch()
+            for name in ADOPTED:
+                setattr(self, name, getattr(spare, name))
+            spare._forget_context()
+            self._blocked.clear()
+            self._popups.clear()
+            self._watch()
+            await self._make_executor(self.task, first=first)
+            if snap.state_key is not None and await self.state_key() != snap.state_key:
+                raise RestoreDiverged(f"kept page of {snap.task.id} at step {snap.step}: the site's state key "
+                                      f"differs")
+            differs = same_page(snap.obs, self._last_obs, values=True) if self._last_obs else "no observation"
+            if differs:
+                raise RestoreDiverged(f"kept page of {snap.task.id} at step {snap.step} differs: {differs}")
+            return self._last_obs
+        finally:
+            await spare.close()  # nothing left in it once taken over; all of it where it failed
 
     async def _fork(self, sid: str | None) -> str:
         """The site's copy of a session (``sid``, or this context's own) under a new id."""

@@ -111,21 +111,36 @@ class ContextLifecycle:
         self._ctx_generation = self.pool.generation
         self.contexts_opened += 1
         await bounded_call(ctx.add_init_script(js("instrument.js")), "add_init_script")
-        ctx.on("page", self._on_page)
-        page = self._page = await bounded_call(self._new_page(), "new_page")
-        page.on("crash", self._on_crash)
-        self._cdp = await bounded_call(ctx.new_cdp_session(page), "new_cdp_session")
-        # Navigation and new-window requests reach us before the input event that caused them returns, so the
-        # settle knows what to wait for without sleeping.
-        self._cdp.on("Page.frameRequestedNavigation", self._on_nav_requested)
-        self._cdp.on("Page.frameStartedNavigating", self._on_nav_requested)
-        self._cdp.on("Page.domContentEventFired", lambda _e: self._loaded.set())
-        self._cdp.on("Page.frameStoppedLoading", lambda _e: self._loaded.set())
-        self._cdp.on("Page.windowOpen", lambda _e: self._popup_expected.set())
-        await bounded_call(self._cdp.send("Page.enable"), "CDP Page.enable")
+        self._page = await bounded_call(self._new_page(), "new_page")
+        self._cdp = await bounded_call(ctx.new_cdp_session(self._page), "new_cdp_session")
         # before the tab loads anything: /__halo/ never, nothing off the task's origin where it is kept on it
-        self._guard = TabGuard(self._cdp, self._blocked.append)
+        self._guard = TabGuard(self._cdp)
+        self._watch()
+        await bounded_call(self._cdp.send("Page.enable"), "CDP Page.enable")
         await bounded_call(self._guard.start(self._kept_on(task)), "CDP guard")
+
+    def _watch(self) -> None:
+        """Route the context's events to this env: crashes, popups, and navigation and new-window requests, which
+        reach us before the input event that caused them returns, so the settle knows what to wait for without
+        sleeping. A kept page's context changes hands (``_unwatch`` in the env that made it, then this)."""
+        cdp = self._cdp
+        self._handlers = [(self._ctx, "page", self._on_page), (self._page, "crash", self._on_crash),
+                          (cdp, "Page.frameRequestedNavigation", self._on_nav_requested),
+                          (cdp, "Page.frameStartedNavigating", self._on_nav_requested),
+                          (cdp, "Page.domContentEventFired", self._on_loaded),
+                          (cdp, "Page.frameStoppedLoading", self._on_loaded),
+                          (cdp, "Page.windowOpen", self._on_window_open)]
+        for emitter, event, fn in self._handlers:
+            emitter.on(event, fn)
+        self._guard.on_blocked = self._blocked.append
+
+    def _unwatch(self) -> None:
+        """This env hears nothing more from its context (it is handed to another env: halo.env.branch)."""
+        for emitter, event, fn in self._handlers:
+            emitter.remove_listener(event, fn)
+        self._handlers = []
+        if self._guard is not None:
+            self._guard.on_blocked = None
 
     def _blocks(self, task: Any) -> bool:
         return bool(task.local if self.block_offsite is None else self.block_offsite)
@@ -274,6 +289,8 @@ class ContextLifecycle:
             self._opening_page = False
 
     async def close(self) -> None:
+        if self._kept is not None:  # the kept pages of its snapshots (halo.env.keep)
+            await self._kept.close()
         await self._close_context()
         self.task = None
 
@@ -286,6 +303,7 @@ class ContextLifecycle:
     def _forget_context(self) -> Any:
         ctx, self._ctx, self._page, self._bg, self._cdp, self._ex = self._ctx, None, None, None, None, None
         self._guard = None
+        self._handlers = []
         if self._prep is not None:
             self._prep.cancel()
             self._prep = None
@@ -301,6 +319,12 @@ class ContextLifecycle:
             self._popup_arrived.set()
             if self._ctx is not None and self._guard is not None:
                 spawn(self._popup_guards, guard_popup(self._ctx, page, self._guard.origin))
+
+    def _on_loaded(self, _event: Any) -> None:
+        self._loaded.set()
+
+    def _on_window_open(self, _event: Any) -> None:
+        self._popup_expected.set()
 
     def _on_nav_requested(self, event: dict[str, Any]) -> None:
         if event.get("disposition", "currentTab") == "currentTab" and \

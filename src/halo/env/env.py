@@ -39,6 +39,7 @@ from halo.env.context import ContextLifecycle
 from halo.env.executor import ActionFailed, Executor, short_error
 from halo.env.grading import Grading
 from halo.env.guard import TabGuard
+from halo.env.keep import KeptPages
 from halo.env.observing import OBSERVE_TIMEOUT_S, Observing
 from halo.env.types import Observation, StepInfo, StepResult
 from halo.errors import ActionError, BrowserError, ConfigError, HaloError, SiteError
@@ -69,7 +70,7 @@ class BrowserEnv(ContextLifecycle, Observing, Branching, Grading):
                  block_offsite: bool | None = None, action_timeout_ms: int = 5000, run_id: str = "0",
                  episode_timeout_s: float | None = EPISODE_TIMEOUT_S, nav_timeout_ms: int = RESET_TIMEOUT_MS,
                  branchable: bool = False, reuse_context: bool = True, real_setup: str = "request",
-                 end_on_success: bool = True, screenshot_max_pixels: int | None = None):
+                 end_on_success: bool = True, screenshot_max_pixels: int | None = None, keep_pages: int = 0):
         if image_format not in ("jpeg", "png"):
             raise ConfigError(f"image_format must be 'jpeg' or 'png', got {image_format!r}")
         if not 1 <= int(jpeg_quality) <= 100:
@@ -84,6 +85,8 @@ class BrowserEnv(ContextLifecycle, Observing, Branching, Grading):
             raise ConfigError(f"nav_timeout_ms must be >= 100, got {nav_timeout_ms}")
         if real_setup not in ("request", "tab"):
             raise ConfigError(f"real_setup must be 'request' or 'tab', got {real_setup!r}")
+        if keep_pages < 0:
+            raise ConfigError(f"keep_pages must be >= 0, got {keep_pages}")
         if screenshot_max_pixels is not None and screenshot_max_pixels < 1:
             raise ConfigError(f"screenshot_max_pixels must be >= 1 (or None: the full viewport), got "
                               f"{screenshot_max_pixels}")
@@ -99,6 +102,9 @@ class BrowserEnv(ContextLifecycle, Observing, Branching, Grading):
         # REAL-local: keep the site's copy of the state each document was rendered from (one request per page
         # load), so that snapshot() can restore page-only UI state exactly (halo.env.branch)
         self.branchable = branchable
+        # REAL-local: up to this many live copies of restored snapshot states (a browser context each), so that the
+        # next restore of a state takes one over instead of loading its page (halo.env.keep; 0: none)
+        self._kept = KeptPages(keep_pages, self._keep_copy) if keep_pages else None
         # between REAL-local episodes, recycle this env's context (cleared) instead of opening a new one
         self.reuse_context = reuse_context
         self.real_setup = real_setup  # REAL-local's /config: "request" (the context's request client) or "tab"
@@ -114,6 +120,7 @@ class BrowserEnv(ContextLifecycle, Observing, Branching, Grading):
         self._ctx_generation = -1  # the pool generation the context was opened on
         self._guard: TabGuard | None = None  # what the main tab may load (halo.env.guard)
         self._popup_guards: set[asyncio.Task] = set()
+        self._handlers: list[tuple[Any, str, Any]] = []  # (emitter, event, handler): the context's events heard
         self._origins: set[str] = set()  # http(s) origins the main tab showed this episode (cleared on recycle)
         self._prep: asyncio.Task | None = None  # the main tab being cleared for the next episode (after the last step)
         self.task: Any = None

@@ -207,6 +207,11 @@ class MCTSSettings:
     step_budget: NonNegativeInt = 0  # env steps per episode, search and simulations together (0: none)
     time_budget_s: NonNegative = 0.0  # wall time per episode (0: none)
     restore: Literal["auto", "fork", "replay"] = "auto"  # how a branch is restored (BrowserEnv.restore)
+    # live copies of the states the search returns to (nodes with untried edges), kept by its env (halo.env.keep),
+    # so that a restore is a tab switch instead of a page load; each is made in the background, about a page load
+    # of browser CPU, which the policy's sampling hides (0: none)
+    keep_pages: Annotated[NonNegativeInt, Field(le=256), Why(
+        "each kept page is a browser context with the site's page in it (about 30 MB)")] = 8
     # each choice of a node's candidate replies drawn uniformly among the grammar's with this probability (GRPO's
     # explore, in-process constrained modes only): a random-init policy's own samples rarely hold the page's useful
     # actions, so the tree never sees them; rollouts stay the policy's own

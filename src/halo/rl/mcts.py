@@ -6,6 +6,8 @@ Each simulation descends by UCB1 on the composite ``Q = alpha * Q_mcts + (1 - al
 untried edge (restoring its parent's state), rolls the policy out from the new state to a terminal action or the
 depth limit with the one rollout function (dense reward, REAL's grading), and backs the return up the path. After
 ``simulations`` the most visited edge is taken and its subtree is kept. Budgets: env steps and wall time per episode.
+Restoring a state is the env's (``BrowserEnv.restore``): a state returned to a second time is a kept page taken over
+(``keep_pages``, halo.env.keep), not a page load.
 """
 
 from __future__ import annotations
@@ -35,6 +37,7 @@ class Budget:
     steps: int = 0
     restores: int = 0
     restore_s: float = 0.0
+    kept_restores: int = 0  # restores that took over a kept page (no page load: halo.env.keep)
     t0: float = field(default_factory=time.perf_counter)
     frozen_s: float | None = None  # the search's wall time, once it ended (``freeze``)
 
@@ -160,21 +163,29 @@ class MCTSExplorer:
     # ------------------------------------------------------------ the episode
     async def run(self) -> SearchResult:
         """Search from reset: ``simulations`` per decision, take the most visited edge, until a terminal state, the
-        step limit or the budget."""
-        first = await self._root()
-        node, path = first, []
-        while not node.terminal and node.step < self.s.max_steps and not self.budget.exhausted():
-            for _ in range(self.s.simulations):
-                if self.budget.exhausted():
+        step limit or the budget. The env keeps live copies of the states it returns to (``keep_pages``) while it
+        searches."""
+        keeps = hasattr(self.env, "set_keep_pages")
+        if keeps:
+            await self.env.set_keep_pages(self.s.keep_pages)
+        try:
+            first = await self._root()
+            node, path = first, []
+            while not node.terminal and node.step < self.s.max_steps and not self.budget.exhausted():
+                for _ in range(self.s.simulations):
+                    if self.budget.exhausted():
+                        break
+                    await self.simulate(node)
+                edge = self.best(node)
+                if edge is None:
                     break
-                await self.simulate(node)
-            edge = self.best(node)
-            if edge is None:
-                break
-            if edge.child is None:  # the budget ran out before it was tried
-                await self._execute(node, edge)
-            path.append(edge)
-            node = edge.child
+                if edge.child is None:  # the budget ran out before it was tried
+                    await self._execute(node, edge)
+                path.append(edge)
+                node = edge.child
+        finally:
+            if keeps:  # the search is over: its states are not returned to
+                await self.env.set_keep_pages(0)
         episode = self._episode(path, node)
         self.budget.freeze()
         return SearchResult(root=first, path=path, episode=episode, budget=self.budget,
@@ -237,17 +248,25 @@ class MCTSExplorer:
         elif self.critic is not None:
             node.critic = await self.critic.value(node.obs, [e.key for e in node.edges])
 
-    async def _goto(self, node: Node) -> None:
+    async def _goto(self, node: Node, again: bool = True) -> None:
+        """Restore ``node``'s state unless the env shows it; ``again``: the search will restore it once more (a
+        kept page of it is worth making)."""
         if self._at is node:
             return
         t0 = time.perf_counter()
-        await self.env.restore(node.snapshot, method=self.s.restore)
+        await self.env.restore(node.snapshot, method=self.s.restore, again=again)
         self.budget.restores += 1
         self.budget.restore_s += time.perf_counter() - t0
+        self.budget.kept_restores += bool(getattr(self.env, "restore_timings", {}).get("kept"))
         self._at = node
 
     async def _execute(self, node: Node, edge: Edge) -> Node:
-        await self._goto(node)
+        # a node is restored to execute one of its untried edges: it is returned to while others remain, so a kept
+        # page of it is worth making (as the env leaves it, or as it restores it)
+        again = sum(e.child is None for e in node.edges) > 1
+        if again and self._at is node:
+            self.env.keep_page(node.snapshot)
+        await self._goto(node, again=again)
         rewards = copy.deepcopy(node.rewards)
         out = await act(self.env, self.task, node.obs, node.prompt, edge.sample, rewards, node.step)
         self.budget.steps += 1
@@ -331,4 +350,5 @@ def tree_record(result: SearchResult, alpha: float, shots: dict[int, str] | None
     b = result.budget
     return {"task_id": result.episode.task_id, "success": result.success, "simulations": result.simulations,
             "successes_found": result.successes_found, "env_steps": b.steps, "restores": b.restores,
+            "kept_restores": b.kept_restores,
             "restore_s": round(b.restore_s, 3), "wall_s": round(b.elapsed_s, 3), "nodes": nodes}
