@@ -53,7 +53,7 @@ class TwoStepEnv:
 
 
 @pytest.mark.ml
-@pytest.mark.timeout(120)
+@pytest.mark.timeout(400)
 async def test_policy_actor_records_the_pushed_version_and_a_push_lands_between_steps(ray_cluster, tiny_mode):
     """Before any push, or after a push without a version to record (in-turn GRPO, MCTS: as the in-process
     sampler), the actor's completions carry no version; pushed as version 3 to record, they carry 3; a push of
@@ -67,8 +67,9 @@ async def test_policy_actor_records_the_pushed_version_and_a_push_lands_between_
 
     actor = PolicyActor().remote(tiny_mode)
     try:
+        await actor.ping.remote()  # the model loaded (minutes on a busy machine) before any call has a deadline
         spec = PolicySpec(decoding=tiny_mode.decoding_config(), prompt=tiny_mode.prompt_config(), actor=actor,
-                          call_timeout_s=60)
+                          call_timeout_s=120)
         policy = RemotePolicy(spec)
         pushes: list[int] = []
 
