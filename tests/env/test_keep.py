@@ -99,7 +99,7 @@ async def test_a_copy_on_its_way_is_cancelled_when_evicted():
     a, b = Snap("a"), Snap("b")
     kept.keep(a)
     await started.wait()
-    first = kept._by_snap[id(a)].copies[0]
+    first = kept._by_snap[id(a)].copy
     kept.keep(b)
     await asyncio.sleep(0)
     assert first.cancelled() or first.cancelling()

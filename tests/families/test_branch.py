@@ -230,7 +230,7 @@ async def test_a_kept_page_of_another_state_is_refused(families_pool, family_sit
         await b.restore(d.snaps[k])
         await a._kept.settled()
         wrong = a._kept.take(d.snaps[k])
-        a._kept._entry(d.snaps[j]).copies.append(wrong)
+        a._kept._entry(d.snaps[j]).copy = wrong  # state j has none: it was never restored
         obs = await b.restore(d.snaps[j])
         assert b.restore_timings["kept"] is False
         await same_state(b, obs, d.snaps[j], d.fields[j], d.observations[j])

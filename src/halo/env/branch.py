@@ -36,13 +36,12 @@ from halo.errors import BrowserError, ConfigError, SiteError
 log = logging.getLogger(__name__)
 
 RESTORE_METHODS = ("auto", "fork", "replay")
-# what an env takes over from a kept page's spare env: its context and tab, and the episode's state there
-ADOPTED = ("task", "_ctx", "_page", "_bg", "_cdp", "_guard", "_ctx_generation", "_origins", "_crashed",
-           "_session_cookie", "_step", "_next_id", "_done", "_finish_read", "_history", "_actions", "_since_nav",
-           "_obs_doc", "_doc_url", "_doc_start_id", "_doc_sid", "_last_obs")
 # what a context let go of takes with it into a spare env, for a kept page to recycle (``_shelve``)
 SHELVED = ("task", "_ctx", "_page", "_bg", "_cdp", "_guard", "_ctx_generation", "_origins", "_crashed",
            "_session_cookie")
+# what an env takes over from a kept page's spare env: its context and tab, and the episode's state there
+ADOPTED = SHELVED + ("_step", "_next_id", "_done", "_finish_read", "_history", "_actions", "_since_nav", "_obs_doc",
+                     "_doc_url", "_doc_start_id", "_doc_sid", "_last_obs")
 
 
 def _same_look(a: Any, b: Any) -> bool:

@@ -112,11 +112,7 @@ class Grading:
         from halo.tasks.families import dead_end_of, grade_family_task
 
         g = grade_family_task(self.task, state, "")
-        if not g.success:
-            if dead_end_of(self.task, state):  # lost whatever comes next (an email sent wrong): graded, over
-                info.grade = g
-                self._prepare_next()
-                return 0.0, True
+        if not g.success and not dead_end_of(self.task, state):  # a dead end (an email sent wrong) is over too
             return 0.0, False
         info.grade = g
         self._prepare_next()

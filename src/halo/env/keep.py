@@ -36,10 +36,10 @@ SHELLS = 2  # contexts let go of, held for the next copies to recycle
 
 @dataclass(eq=False)
 class _Kept:
-    """The copies of one snapshot (held by identity: equal snapshots of two episodes are two states)."""
+    """The copy of one snapshot (held by identity: equal snapshots of two episodes are two states)."""
 
     ref: weakref.ref
-    copies: list[asyncio.Task] = field(default_factory=list)
+    copy: asyncio.Task | None = None  # ready or on its way; None once taken or evicted
     used: int = 0  # when it was last kept or taken (``KeptPages._clock``): the least recent is evicted first
 
 
@@ -59,7 +59,7 @@ class KeptPages:
     closed: bool = False
 
     def __len__(self) -> int:
-        return sum(len(k.copies) for k in self._by_snap.values())
+        return sum(k.copy is not None for k in self._by_snap.values())
 
     def keep(self, snap: Any) -> None:
         """Start a copy of ``snap``'s state in the background, unless it has one (ready or on its way) or the cap
@@ -71,27 +71,25 @@ class KeptPages:
                 self._drop(key)
         k = self._entry(snap)
         k.used = next(self._clock)
-        if k.copies:
+        if k.copy is not None:
             return
         while len(self) >= self.cap:
-            victims = sorted((o for o in self._by_snap.values() if o.copies and o is not k), key=lambda o: o.used)
+            victims = sorted((o for o in self._by_snap.values() if o.copy is not None and o is not k),
+                             key=lambda o: o.used)
             if not victims:
                 return
-            self._discard(victims[0].copies.pop(0))
-        task = asyncio.get_running_loop().create_task(self._prepare(snap))
-        task.add_done_callback(lambda t: t.cancelled() or t.exception())  # retrieved: a failed copy is only skipped
-        k.copies.append(task)
+            self._discard(victims[0].copy)
+            victims[0].copy = None
+        k.copy = asyncio.get_running_loop().create_task(self._prepare(snap))
+        k.copy.add_done_callback(lambda t: t.cancelled() or t.exception())  # retrieved: a failed copy is only skipped
 
     def take(self, snap: Any) -> asyncio.Task | None:
-        """A copy of ``snap``'s state (a ready one first, else the one being made), now the caller's; None if there
-        is none."""
+        """The copy of ``snap``'s state (ready or still being made), now the caller's; None if there is none."""
         k = self._by_snap.get(id(snap))
-        if k is None or k.ref() is not snap or not k.copies:
+        if k is None or k.ref() is not snap or k.copy is None:
             return None
         k.used = next(self._clock)
-        ready = [t for t in k.copies if t.done()]
-        task = ready[0] if ready else k.copies[0]
-        k.copies.remove(task)
+        task, k.copy = k.copy, None
         return task
 
     def give(self, shell: Any) -> None:
@@ -104,7 +102,7 @@ class KeptPages:
 
     async def settled(self) -> None:
         """Every copy on its way is made (or failed): for measuring restores with nothing else running."""
-        tasks = [t for k in self._by_snap.values() for t in k.copies if not t.done()]
+        tasks = [k.copy for k in self._by_snap.values() if k.copy is not None and not k.copy.done()]
         await asyncio.gather(*tasks, return_exceptions=True)
 
     async def close(self) -> None:
@@ -133,8 +131,8 @@ class KeptPages:
 
     def _drop(self, key: int) -> None:
         k = self._by_snap.pop(key)
-        for task in k.copies:
-            self._discard(task)
+        if k.copy is not None:
+            self._discard(k.copy)
 
     def _discard(self, task: asyncio.Task) -> None:
         """A copy no one will take: its context recycled for the next copy, or closed (one on its way is
