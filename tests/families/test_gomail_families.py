@@ -129,3 +129,32 @@ async def test_a_rung_opens_at_its_stage_and_a_half_written_send_is_a_dead_end(f
         assert progress_of(task, await env.finish_json(), d.obs) == 1.0
     finally:
         await env.close()
+
+
+@pytest.mark.browser
+async def test_an_observation_names_the_controls_the_last_action_brought_onto_the_page(families_pool,
+                                                                                     family_site_urls):
+    """Typing a first name into To brings the recipient's suggestion onto the compose window: the next observation
+    names it among ``appeared`` (an explorer's prior: policy.action_space.explore_prior); the episode's first page
+    names none, nor does a step that adds nothing."""
+    from site_helpers import Driver
+
+    from halo.env import actions as A
+    from halo.env.env import BrowserEnv
+    from halo.tasks.families import family_task
+
+    inst = get_family("gomail.send_address").instance(2)
+    env = BrowserEnv(families_pool, max_steps=5)
+    try:
+        obs = await env.reset(family_task(inst, family_site_urls))
+        assert obs.appeared == frozenset()
+        to = next(el for el in obs.elements.values() if el.name == "To recipients")
+        d = Driver(env, obs)
+        res = await d.step(A.Fill(to.id, inst.params["name"].split()[0]))
+        new = [res.observation.elements[i] for i in res.observation.appeared]
+        assert any(inst.params["name"] in (el.name or "") for el in new), [el.name for el in new]
+        assert set(res.observation.appeared) <= set(res.observation.elements)
+        res = await d.step(A.Wait(time=0.0))
+        assert res.observation.appeared == frozenset()
+    finally:
+        await env.close()

@@ -170,3 +170,51 @@ def test_quoted_choices_name_the_goals_quoted_strings_as_the_grammar_spells_them
     assert quoted_choices(obs, words) == ["Lunch", "See you at noon"]
     assert set(quoted_choices(obs, words)) <= set(goal_phrases(goal, 48, 1))
     assert quoted_choices(obs, SimpleNamespace(text="free", text_max_chars=48, phrase_words=1)) == []
+
+
+def _form(values: dict[str, str], appeared=frozenset()):
+    """A compose window: a search box, To, Subject and Message fields holding ``values``, 40 buttons (the last
+    three ``appeared``)."""
+    from halo.env.types import Element, Observation
+
+    els = {i: Element(i, "textbox", n, (10, 10, 50, 20), values.get(i, ""))
+           for i, n in (("5", "Search mail"), ("181", "To recipients"), ("184", "Subject"), ("185", "Message Body"))}
+    els.update({str(i): Element(str(i), "button", f"b{i}", (10, 10, 50, 20)) for i in range(200, 240)})
+    goal = 'Send Kevin Moore an email with the subject "Lunch" saying "See you at noon"'
+    return Observation(screenshot=b"", image_format="png", axtree="", elements=els, url="http://x/", goal=goal,
+                       step=1, appeared=frozenset(appeared))
+
+
+def test_the_explore_prior_names_untyped_quoted_strings_empty_fields_and_new_controls():
+    from halo.policy.modes import get_mode
+
+    from halo.policy.action_space import explore_prior
+
+    cfg = get_mode("tiny_text").with_overrides(actions=["click", "fill", "go_back"]).prompt_config()
+    fresh = explore_prior(_form({}), cfg)
+    assert fresh["value"] == fresh["text"] == ["#1", "#2"]
+    assert sorted(fresh["fill.element"]) == ["181", "184", "185", "5"] and "click.element" not in fresh
+    half = explore_prior(_form({"185": "See you at  noon", "181": "Kev"}, appeared={"238", "239"}), cfg)
+    assert half["value"] == ["#1"]  # the message is typed (whitespace and case aside): only the subject is left
+    assert sorted(half["fill.element"]) == ["184", "5"]
+    assert sorted(half["click.element"]) == ["238", "239"]
+    done = explore_prior(_form({"184": "lunch", "185": "See you at noon"}), cfg)
+    assert done["value"] == ["#1", "#2"]  # every one typed somewhere: no string is preferred over the other
+
+
+def test_a_prior_per_action_bends_that_actions_element_draw_only():
+    """``fill.element`` bends where a fill types (half the draws among the preferred fields), never a click's
+    element; a prior on typed text (``value``) still applies."""
+    head_fill = '{"name": "browser", "arguments": {"action": "fill", "element": "'
+    head_click = '{"name": "browser", "arguments": {"action": "click", "element": "'
+    prefer = {"fill.element": ["184"], "value": ["#1"], "click.element": ["186"]}
+    n = 4000
+    fills = Counter(spell(ValueDraw(schema(), random.Random(i), prefer=prefer), head_fill, CHARS)[len(head_fill):-1]
+                    for i in range(n))
+    assert fills["184"] / n == pytest.approx(0.5 + 0.5 / 4, abs=0.03)  # uniform: 1/4
+    clicks = Counter(spell(ValueDraw(schema(), random.Random(i), prefer={"fill.element": ["186"]}), head_click,
+                           CHARS)[len(head_click):-1] for i in range(n))
+    assert clicks["186"] / n < 0.02  # 1/162 when uniform
+    clicks = Counter(spell(ValueDraw(schema(), random.Random(i), prefer=prefer), head_click, CHARS)[len(head_click):-1]
+                     for i in range(n))
+    assert clicks["186"] / n == pytest.approx(0.5 + 0.5 / 162, abs=0.03)

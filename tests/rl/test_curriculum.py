@@ -90,3 +90,23 @@ def test_a_ladder_opens_its_rungs_in_the_task_lists_order_as_each_is_learned():
     assert {t.family for t in lad.draw(200, 1)} == {"z.first", "a.second"}
     lad.record(tasks[5], [False] * 8)
     assert lad.open == 2 and lad.state()["m.top"]["open"] is False
+
+
+def test_a_ladder_reviews_a_slipping_rung_more_than_one_that_holds():
+    """The rungs below the frontier share its review draws by their recent failure (plus a floor): the rung the
+    frontier's updates are overwriting is drawn more; one that holds keeps a share."""
+    from halo.rl.curriculum import REVIEW_FLOOR, CurriculumSettings
+
+    tasks = [*fam_tasks("r.one"), *fam_tasks("r.two"), *fam_tasks("r.top")]
+    lad = make_sampler(tasks, "ladder", CurriculumSettings(window=8, unlock=0.5, review=0.3), seed=1)
+    lad.record(tasks[0], [True] * 8)
+    lad.record(tasks[5], [True] * 8)
+    assert lad.open == 3
+    lad.record(tasks[0], [False] * 6)  # the first rung slips: 2 of its last 8 succeed
+    w = lad.weights()
+    need_one, need_two = 0.75 + REVIEW_FLOOR, 0.0 + REVIEW_FLOOR
+    assert w["r.one"] == pytest.approx(0.3 * need_one / (need_one + need_two))
+    assert w["r.two"] == pytest.approx(0.3 * need_two / (need_one + need_two)) and w["r.two"] > 0
+    assert w["r.top"] == pytest.approx(0.7)
+    drawn = [t.family for t in lad.draw(2000, 2)]
+    assert drawn.count("r.one") > 5 * drawn.count("r.two") > 0

@@ -51,6 +51,9 @@ class Observing:
         self._next_id = cap.tree.next_id
         if cap.url.startswith("http"):
             self._origins.add(origin_of(cap.url))
+        last = self._last_obs
+        same_doc = last is not None and self._step > 0 and cap.tree.doc == self._obs_doc and bool(last.elements)
+        appeared = frozenset(cap.tree.elements) - frozenset(last.elements) if same_doc else frozenset()
         if cap.tree.doc != self._obs_doc:  # the first read of a new document: restore() reopens it from here
             self._obs_doc, self._doc_url, self._doc_start_id = cap.tree.doc, cap.url, start_id
             self._since_nav.clear()
@@ -61,7 +64,7 @@ class Observing:
         obs = Observation(screenshot=cap.screenshot, image_format=self.image_format, axtree=cap.tree.text,
                           elements=cap.tree.elements, url=cap.url, goal=self.task.goal, step=self._step,
                           last_actions=tuple(self._history), last_action_error=error, viewport=VIEWPORT,
-                          task_id=self.task.id, can_go_back=await self._can_go_back())
+                          task_id=self.task.id, can_go_back=await self._can_go_back(), appeared=appeared)
         self._last_obs = obs
         return obs, cap.timings
 

@@ -34,6 +34,9 @@ class Observation:
     viewport: tuple[int, int] = VIEWPORT
     task_id: str = ""
     can_go_back: bool = True  # False on the episode's first page: a constrained policy is then not offered go_back
+    # ids of the elements the last action brought onto the same document (a menu, an autocomplete's suggestions):
+    # empty on a new document and on the episode's first page (an explorer's prior: policy.action_space)
+    appeared: frozenset[str] = frozenset()
 
     @property
     def element_ids(self) -> frozenset[str]:

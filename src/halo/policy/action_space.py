@@ -132,6 +132,34 @@ def quoted_choices(obs: Observation, cfg: Any) -> list[str]:
     return [ref(i) if cfg.text == "goal_refs" else p for i, p in enumerate(phrases) if p in quoted]
 
 
+def explore_prior(obs: Observation, cfg: Any) -> dict[str, list[str]]:
+    """An explorer's prior (``explore_values.ValueDraw``'s ``prefer``) over this page's values, as the grammar
+    spells them: where a goal's text is still to be typed and what was just opened. ``value``: the goal's quoted
+    strings no field holds yet (all of them once every one is typed somewhere; ``text`` the same); ``fill.element``: the fields that
+    are still empty; ``click.element``: the controls the last action brought onto the page (a menu, an
+    autocomplete's suggestions). A key with nothing to prefer is left out (its draw stays uniform)."""
+    out: dict[str, list[str]] = {}
+    quoted = quoted_choices(obs, cfg)
+    if quoted:
+        phrases = goal_phrases(obs.goal, cfg.text_max_chars, cfg.phrase_words)
+        names = {ref(i): p for i, p in enumerate(phrases)} if cfg.text == "goal_refs" else {}
+        held = [" ".join((el.value or "").split()).casefold() for el in obs.elements.values() if el.value]
+        untyped = [q for q in quoted
+                   if not any(" ".join(names.get(q, q).split()).casefold() in h for h in held)]
+        out["value"] = out["text"] = untyped or quoted
+    if obs.elements and (cfg.include_axtree or cfg.elements != "all"):
+        ids = allowed_elements(obs, cfg.elements)
+        by = elements_by_action(obs, ids) if cfg.element_roles == "by_action" else {"fill": ids, "click": ids}
+        empty = [i for i in by.get("fill", ()) if obs.elements[i].role in ROLES_BY_ACTION["fill"]
+                 and not (obs.elements[i].value or "").strip()]
+        if empty:
+            out["fill.element"] = empty
+        new = [i for i in by.get("click", ()) if i in obs.appeared]
+        if new:
+            out["click.element"] = new
+    return out
+
+
 def text_choices(obs: Observation, source: str, max_chars: int, max_words: int = MAX_PHRASE_WORDS) -> list[str]:
     """What a text argument may be under ``text: goal`` (the goal's phrases) or ``goal+page`` (then the names of the
     page's visible controls, each at most ``max_chars`` long; at most ``MAX_PHRASES`` more)."""

@@ -12,14 +12,19 @@ logprobs of the tokens drawn are kept as for any explored reply (``hf_backend._E
 
 Typed text is drawn half the time among the goal's quoted strings (``prefer``) and otherwise among all its phrases:
 a goal quotes what is to be typed (a subject, a message, a title), and among a goal's ~25 phrases its two or three
-quoted ones would otherwise come up once in ten draws; every phrase keeps a chance of at least 1 / (2 x phrases)."""
+quoted ones would otherwise come up once in ten draws; every phrase keeps a chance of at least 1 / (2 x phrases).
+The same share goes, where the page has them, to the quoted strings not yet typed into any field, to the fields
+still empty (a fill's element) and to the controls the last action brought onto the page (a click's element: an
+autocomplete's suggestions): ``action_space.explore_prior``. Measured on gomail.send_subject's page once the message
+is typed: the explored reply that types the subject into its field comes up 1 in 14 (7.3%; the quoted-string prior
+alone 3.1%, uniform 0.6%)."""
 
 from __future__ import annotations
 
 import json
 import random
 import re
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 TEXT_KEYS = ("value", "text")  # the arguments that hold typed text (grammar.ACTION_ARGS): where ``prefer`` applies
 _DONE = re.compile(r'"(\w+)"\s*:\s*"((?:[^"\\]|\\.)*)"')  # a string value written whole
@@ -56,13 +61,17 @@ class ValueDraw:
     """One explored reply's draws: the value each enumerated key takes (drawn on first need, uniformly among the
     values the schema's alternatives still allow after the keys already written), and the token that spells on."""
 
-    def __init__(self, schema: dict[str, Any], rng: random.Random, prefer: Sequence[str] = (),
-                 prefer_share: float = 0.5) -> None:
+    def __init__(self, schema: dict[str, Any], rng: random.Random,
+                 prefer: Sequence[str] | Mapping[str, Sequence[str]] = (), prefer_share: float = 0.5) -> None:
         self.alts = branches(schema)
         self.rng = rng
         self.drawn: dict[str, str] = {}
-        # values drawn with probability prefer_share among those of them a key allows (the goal's quoted strings)
-        self.prefer, self.prefer_share = frozenset(prefer), prefer_share
+        # values drawn with probability prefer_share among those of them a key allows: per key (``value``), or per
+        # action and key (``fill.element``: action_space.explore_prior); a plain list is typed text's (quoted strings)
+        if not isinstance(prefer, Mapping):
+            prefer = {k: prefer for k in TEXT_KEYS}
+        self.prefer = {k: frozenset(v) for k, v in prefer.items() if v}
+        self.prefer_share = prefer_share
 
     def _values(self, key: str, written: dict[str, str]) -> list[str] | None:
         """The values ``key`` may take given what the reply wrote already (None: free text, or not enumerated)."""
@@ -90,7 +99,8 @@ class ValueDraw:
             fits = [v for v in values if _escaped(v).startswith(part)]
             if not fits:
                 return None
-            liked = [v for v in fits if v in self.prefer] if key in TEXT_KEYS else []
+            prior = self.prefer.get(f"{written.get('action')}.{key}", self.prefer.get(key, frozenset()))
+            liked = [v for v in fits if v in prior]
             pool = liked if liked and len(liked) < len(fits) and self.rng.random() < self.prefer_share else fits
             target = self.drawn[key] = self.rng.choice(pool)
         rest = _escaped(target)[len(part):] + '"'

@@ -419,12 +419,12 @@ class HFPolicy(PolicyBackend):
                     self._explore_gen.manual_seed(d.seed if d.seed is not None else random.getrandbits(63))
                 values = None
                 if self.explore_values:  # each row's own page: its schema's values, drawn with the explorer's seed
-                    from halo.policy.action_space import page_schema, quoted_choices
+                    from halo.policy.action_space import explore_prior, page_schema
                     from halo.policy.explore_values import ValueDraw
 
                     seed = int(torch.randint(0, 2**62, (1,), generator=self._explore_gen))
                     values = [ValueDraw(page_schema(o, self.prompt_config), random.Random(seed + i),
-                                        prefer=quoted_choices(o, self.prompt_config))
+                                        prefer=explore_prior(o, self.prompt_config))
                               for i, (_, o) in enumerate(rows)]
                 tok = self.processor.tokenizer
                 explorer = _Explore(self.explore, temperature, self._explore_gen, self.eos_ids,

@@ -9,7 +9,9 @@ random. The trainer refills groups that came back with zero variance (DAPO's dyn
 A **ladder** (``curriculum: ladder``) orders the families as the task list names them, from one step up to a
 REAL-length one, and climbs it: at first only the lowest rung is drawn; the next rung opens once the highest open
 one succeeds ``unlock`` of its last ``window`` episodes (at least half a window seen). The highest open rung (the
-frontier) takes ``1 - review`` of the draws, the rungs below share ``review`` so that what was learned is kept.
+frontier) takes ``1 - review`` of the draws, the rungs below share ``review`` so that what was learned is kept: each
+in proportion to its recent failure rate plus ``REVIEW_FLOOR`` (a rung that slips as the frontier's updates
+overwrite it is drawn more, one that holds is still drawn).
 """
 
 from __future__ import annotations
@@ -21,6 +23,8 @@ from dataclasses import dataclass
 from typing import Any, Sequence
 
 from halo.errors import ConfigError
+
+REVIEW_FLOOR = 0.1  # ladder: a held rung's review weight beside a failing one's 1.1
 
 
 @dataclass(frozen=True)
@@ -130,8 +134,10 @@ class Ladder(Curriculum):
         below = self.open - 1
         out = {f: 0.0 for f in self.families}
         out[self.families[below]] = 1.0 - (self.s.review if below else 0.0)
-        for f in self.families[:below]:
-            out[f] = self.s.review / below
+        need = {f: 1.0 - (0.5 if self.success(f) is None else self.success(f)) + REVIEW_FLOOR
+                for f in self.families[:below]}
+        for f in self.families[:below]:  # a rung that is slipping is reviewed more than one that holds
+            out[f] = self.s.review * need[f] / sum(need.values())
         return out
 
     def record(self, task: Any, successes: Sequence[bool]) -> None:
