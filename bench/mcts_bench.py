@@ -287,7 +287,7 @@ async def one_seed(a, seed: int, tmp: str, pool, urls) -> dict:
         critic = ProgressCritic() if a.critic == "progress" else None
         s = MCTSSettings(simulations=a.simulations, children=a.children, depth=a.depth, max_steps=a.max_steps,
                          alpha=a.alpha if critic is not None else 1.0, temperature=temp, explore=a.explore,
-                         keep_pages=a.keep_pages)
+                         explore_unit=a.explore_unit, keep_pages=a.keep_pages)
         out["mcts"], results = await searching(policy, pool, train, a.budget, s, critic, a.budget_cpu_s,
                                                a.search_steps)
         out["search"] = out["mcts"]  # issue 41's name for the block
@@ -377,6 +377,8 @@ def main() -> None:
     p.add_argument("--alpha", type=float, default=0.5, help="composite Q weight of the search's own Q with a critic")
     p.add_argument("--explore", type=float, default=0.0,
                    help="mcts.explore: each choice of a node's candidates drawn uniformly with this probability")
+    p.add_argument("--explore-unit", choices=("choice", "reply", "value"), default="choice",
+                   help="mcts.explore_unit: value draws a drawn reply's action, element and text each whole")
     p.add_argument("--out", default="mcts.json", help="file name under bench/results/")
     a = p.parse_args()
     os.environ.setdefault("HF_HUB_OFFLINE", "1")

@@ -97,8 +97,8 @@ def test_pairs_from_siblings_whose_q_differ_by_the_margin():
 
 
 def test_mcts_explore_draws_a_nodes_candidates_only_and_restores_the_policy():
-    """``mcts.explore``: the policy samples a node's candidates with its uniform exploration at that rate, and is
-    back at its own rate afterwards (rollouts stay the policy's own), even when sampling fails."""
+    """``mcts.explore``: the policy samples a node's candidates with its uniform exploration at that rate (and
+    ``mcts.explore_unit``'s unit), and is back at its own rate and unit afterwards (rollouts stay the policy's own), even when sampling fails."""
     from halo.policy.base import Sample
     from halo.policy.parse import ParseResult
     from halo.rl.config import MCTSSettings
@@ -106,13 +106,15 @@ def test_mcts_explore_draws_a_nodes_candidates_only_and_restores_the_policy():
     from halo.rl.rewards import DenseRewardCalculator
 
     class Recorder:
-        explore, seen, fail = 0.0, [], False
+        explore, seen, units, fail = 0.0, [], [], False
+        explore_per_reply = explore_values = False
 
         def build_prompt(self, obs):
             return "P"
 
         async def sample_prompt(self, prompt, obs, n, temperature):
             self.seen.append(self.explore)
+            self.units.append((self.explore_per_reply, self.explore_values))
             if self.fail:
                 raise RuntimeError("sampler down")
             return [Sample(text=f"r{i}", parsed=ParseResult(action=None, error="x"), token_ids=(i,),
@@ -122,6 +124,10 @@ def test_mcts_explore_draws_a_nodes_candidates_only_and_restores_the_policy():
     node = Node(id=0, obs=None, step=0, rewards=DenseRewardCalculator())
     asyncio.run(MCTSExplorer(None, pol, None, MCTSSettings(children=3, explore=0.4))._expand(node))
     assert pol.seen == [0.4] and pol.explore == 0.0 and node.expanded and node.edges[0].count == 3
+    assert pol.units == [(False, False)]  # explore_unit choice: token by token
+    asyncio.run(MCTSExplorer(None, pol, None, MCTSSettings(children=3, explore=0.4, explore_unit="value"))._expand(
+        Node(0, None, 0, DenseRewardCalculator())))
+    assert pol.units[-1] == (False, True) and (pol.explore_per_reply, pol.explore_values) == (False, False)
     asyncio.run(MCTSExplorer(None, pol, None, MCTSSettings(children=3))._expand(Node(0, None, 0, DenseRewardCalculator())))
     assert pol.seen[-1] == 0.0  # the default leaves the policy as it is
     pol.fail = True

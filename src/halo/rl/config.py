@@ -216,6 +216,10 @@ class MCTSSettings:
     # explore, in-process constrained modes only): a random-init policy's own samples rarely hold the page's useful
     # actions, so the tree never sees them; rollouts stay the policy's own
     explore: Annotated[float, Field(ge=0.0, lt=1.0)] = 0.0
+    # choice: each token choice; reply: a whole reply drawn or not; value: a drawn reply's action, element and text
+    # each drawn whole among the page's (grpo.explore_unit's units, policy/explore_values.py: a page's three-digit ids
+    # are drawn as often as its one-digit ones, and the explorer's prior on forms and menus applies)
+    explore_unit: Literal["choice", "reply", "value"] = "choice"
 
 
 @settings

@@ -234,13 +234,17 @@ class MCTSExplorer:
     async def _expand(self, node: Node) -> None:
         node.prompt = self.policy.build_prompt(node.obs)
         before = getattr(self.policy, "explore", None)
+        units = (getattr(self.policy, "explore_per_reply", False), getattr(self.policy, "explore_values", False))
         if self.s.explore and before is not None:  # the candidates only; the rollouts stay the policy's own
             self.policy.explore = self.s.explore
+            self.policy.explore_per_reply = self.s.explore_unit == "reply"
+            self.policy.explore_values = self.s.explore_unit == "value"
         try:
             samples = await self.policy.sample_prompt(node.prompt, node.obs, self.s.children, self.s.temperature)
         finally:
             if self.s.explore and before is not None:
                 self.policy.explore = before
+                self.policy.explore_per_reply, self.policy.explore_values = units
         node.edges = merge_candidates(samples)
         node.expanded = True
         if isinstance(self.critic, ProgressCritic):  # the family's checks at this state, read by the last step
