@@ -11,6 +11,7 @@ family's checks over /finish."""
 
 from __future__ import annotations
 
+import dataclasses
 import random
 
 import pytest
@@ -142,9 +143,19 @@ async def test_the_progress_critic_values_states_by_the_familys_own_checks(famil
         s = MCTSSettings(simulations=8, children=3, depth=len(d.actions) + 1, max_steps=len(d.actions) + 3, alpha=0.5)
         critic = ProgressCritic()
         result = await MCTSExplorer(b, OracleCandidates(d.actions, k=3, seed=index), task, s, critic=critic).run()
+        # depth 0: no rollouts; each new state valued by the critic alone and expanded only when descended into
+        lean = await MCTSExplorer(b, OracleCandidates(d.actions, k=3, seed=index), task,
+                                  dataclasses.replace(s, depth=0), critic=ProgressCritic()).run()
     finally:
         await a.close()
         await b.close()
+    check_found(d, lean)
+    made = list(lean.root.walk())
+    assert lean.budget.steps == len(made) - 1  # one env step per node made: no rollout steps
+    assert any(not n.expanded and not n.terminal for n in made)  # valued, never descended into: not expanded
+    assert all(n.critic is not None for n in made)
+    # the edge that solved it was found from an earlier decision: the last decision takes it with no simulation
+    assert lean.simulations <= s.simulations * (len(lean.path) - 1)
     check_found(d, result)
     values = {n.critic for n in result.root.walk() if n.expanded}
     assert critic.answered == critic.asked > 0 and result.root.critic is not None

@@ -201,7 +201,9 @@ class MCTSSettings:
     children: Annotated[AtLeast1, Field(le=64), Why(
         "candidate actions sampled at each expanded node, each a branch the tree keeps")] = 5
     alpha: Fraction = 0.5  # weight of the search's own Q in the composite Q (1 - alpha: the critic's)
-    depth: Steps = 10  # simulation steps past a new node
+    # simulation steps past a new node (0: no rollout: a new state is valued by the critic alone, which a progress
+    # critic reads for free, and it is expanded only when a simulation first descends into it)
+    depth: Annotated[NonNegativeInt, Field(le=500), Why(MAX_STEPS_WHY)] = 10
     max_steps: Steps = 20  # steps of an episode, search path and simulations together
     temperature: NonNegative = 1.0
     step_budget: NonNegativeInt = 0  # env steps per episode, search and simulations together (0: none)

@@ -4,8 +4,10 @@ Nodes are states, edges actions. A node is expanded with ``children`` candidate 
 (duplicates, by parsed action, merged; their count is the prior that orders untried edges) and valued by the critic.
 Each simulation descends by UCB1 on the composite ``Q = alpha * Q_mcts + (1 - alpha) * Q_critic``, executes the first
 untried edge (restoring its parent's state), rolls the policy out from the new state to a terminal action or the
-depth limit with the one rollout function (dense reward, REAL's grading), and backs the return up the path. After
-``simulations`` the most visited edge is taken and its subtree is kept. Budgets: env steps and wall time per episode.
+depth limit with the one rollout function (dense reward, REAL's grading), and backs the return up the path (``depth:
+0``: no rollout; a progress critic values the new state, which is expanded only when a simulation descends into it).
+After ``simulations`` the most visited edge is taken and its subtree is kept; an edge that ended the episode in
+success is taken at once (no simulation could find better). Budgets: env steps and wall time per episode.
 Restoring a state is the env's (``BrowserEnv.restore``): a state returned to a second time is a kept page taken over
 (``keep_pages``, halo.env.keep), not a page load.
 """
@@ -173,8 +175,8 @@ class MCTSExplorer:
             node, path = first, []
             while not node.terminal and node.step < self.s.max_steps and not self.budget.exhausted():
                 for _ in range(self.s.simulations):
-                    if self.budget.exhausted():
-                        break
+                    if self.budget.exhausted() or self.solved_edge(node) is not None:
+                        break  # an edge that ends the episode in success: no simulation can find a better one
                     await self.simulate(node)
                 edge = self.best(node)
                 if edge is None:
@@ -191,7 +193,15 @@ class MCTSExplorer:
         return SearchResult(root=first, path=path, episode=episode, budget=self.budget,
                             successes_found=self.successes_found, simulations=self.simulations)
 
+    @staticmethod
+    def solved_edge(node: Node) -> Edge | None:
+        """An edge of ``node`` whose action ended the episode in success."""
+        return next((e for e in node.edges if e.child is not None and e.child.terminal and e.child.success), None)
+
     def best(self, node: Node) -> Edge | None:
+        solved = self.solved_edge(node)
+        if solved is not None:
+            return solved
         tried = [e for e in node.edges if e.n > 0]
         if not tried:
             return node.edges[0] if node.edges else None
@@ -213,8 +223,12 @@ class MCTSExplorer:
             if edge.child is None:
                 child = await self._execute(node, edge)
                 if not child.terminal and child.step < self.s.max_steps:
-                    await self._expand(child)
-                    value = await self._rollout(child)
+                    if self.s.depth == 0 and isinstance(self.critic, ProgressCritic):
+                        self._value(child)  # free: expanded when a simulation first descends into it
+                    else:
+                        await self._expand(child)
+                    if self.s.depth > 0:
+                        value = await self._rollout(child)
                 break
             node = edge.child
         backup(trail, value)
@@ -247,10 +261,15 @@ class MCTSExplorer:
                 self.policy.explore_per_reply, self.policy.explore_values = units
         node.edges = merge_candidates(samples)
         node.expanded = True
-        if isinstance(self.critic, ProgressCritic):  # the family's checks at this state, read by the last step
-            node.critic = self.critic.value_at(self.task, node.rewards.progress)
+        if isinstance(self.critic, ProgressCritic):
+            self._value(node)
         elif self.critic is not None:
             node.critic = await self.critic.value(node.obs, [e.key for e in node.edges])
+
+    def _value(self, node: Node) -> None:
+        """A progress critic's value of ``node``: the family's checks at this state, read by the last step."""
+        if isinstance(self.critic, ProgressCritic) and node.critic is None:
+            node.critic = self.critic.value_at(self.task, node.rewards.progress)
 
     async def _goto(self, node: Node, again: bool = True) -> None:
         """Restore ``node``'s state unless the env shows it; ``again``: the search will restore it once more (a
