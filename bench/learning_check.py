@@ -183,7 +183,8 @@ async def one_seed(a, seed: int, tmp: str) -> dict:
                                  "lr_final": a.lr_final, "refill_zero_variance": a.refills,
                                  "self_imitation": a.self_imitation, "explore": a.explore,
                                  "explore_adapt": a.explore_adapt, "explore_unit": a.explore_unit,
-                                 "explore_adapt_own": a.explore_adapt_own, "hindsight": a.hindsight,
+                                 "explore_adapt_own": a.explore_adapt_own,
+                                 "explore_per_episode": a.explore_per_episode, "hindsight": a.hindsight,
                                  "hindsight_per_episode": a.hindsight_per_episode,
                                  "curriculum": a.curriculum, "ladder_unlock": a.ladder_unlock,
                                  "family_steps": a.family_steps, "max_staleness": a.max_staleness}),
@@ -384,6 +385,9 @@ def main() -> None:
                         "allowed tokens (GRPOSettings.explore)")
     p.add_argument("--explore-adapt", action=argparse.BooleanOptionalAction, default=False,
                    help="scale --explore by each family's recent failure rate (GRPOSettings.explore_adapt)")
+    p.add_argument("--explore-per-episode", action=argparse.BooleanOptionalAction, default=False,
+                   help="the per-step rate over the family's mean episode length: about one drawn choice an "
+                        "episode (GRPOSettings.explore_per_episode)")
     p.add_argument("--explore-adapt-own", action=argparse.BooleanOptionalAction, default=False,
                    help="--explore-adapt on the failure rate of the policy's own (unexplored) episodes "
                         "(GRPOSettings.explore_adapt_own)")

@@ -320,6 +320,17 @@ def test_adaptive_explore_can_follow_the_policys_own_episodes(tmp_path):
     assert own.explore_for(tasks[3]) == pytest.approx(0.15)  # no own episode recorded yet: the family's rate
     with pytest.raises(ConfigError, match="explore_adapt_own"):
         GRPOSettings(explore=0.3, explore_adapt_own=True)
+    # explore_per_episode: the rate over the family's mean episode length (two steps here), its own window
+    spread = GRPOTrainer(policy, None, tasks, GRPOSettings(explore=0.3, explore_adapt=True, explore_adapt_own=True,
+                                                           explore_per_episode=True), run)
+    spread.sampler.record(tasks[0], [e.success for e in group if not e.errored])
+    spread._record_own(tasks[0], group)
+    assert spread.explore_for(tasks[0]) == pytest.approx(0.3 * (1 - 3 / 4))  # no length recorded yet: as before
+    spread._record_lengths(tasks[0], group)
+    assert spread.explore_for(tasks[0]) == pytest.approx(0.3 * (1 - 3 / 4) / 2)
+    assert spread.explore_for(tasks[3]) == pytest.approx(0.3)  # another family: its own lengths (none yet)
+    with pytest.raises(ConfigError, match="explore_per_episode"):
+        GRPOSettings(explore_per_episode=True)
 
 
 def _constrained_tiny_policy(tiny_model):

@@ -112,6 +112,10 @@ class GRPOSettings:
     # explore_adapt on the policy's own episodes (no drawn choice): a drawn two-step reply nearly always fails, so the
     # family's success counting them stays low and keeps exploration high however well the policy does
     explore_adapt_own: bool = False
+    # the rate per step divided by the family's recent mean episode length (its own window), so that an episode holds
+    # about one drawn choice, not one at every step: a multi-step rung's success needs the policy's own choices at
+    # the steps it already knows, and a drawn choice at each of them breaks what was learned (rl/grpo.py)
+    explore_per_episode: bool = False
     # asynchronous GRPO (rl/pipeline.py): rollouts of the next iterations run while the learner updates, each step
     # sampled at most this many adapter versions (iterations' updates) behind the learner that trains on it; a group
     # older than that is dropped. 0: strictly in turn (rollouts, update, rollouts ...). hf or vLLM modes, not --ray
@@ -128,6 +132,9 @@ class GRPOSettings:
         if self.explore_adapt and not self.explore:
             raise ConfigError("explore_adapt scales grpo.explore by each family's failure rate: set explore > 0 "
                               "(e.g. 0.3) with it")
+        if self.explore_per_episode and not self.explore:
+            raise ConfigError("explore_per_episode spreads grpo.explore over an episode's steps: set explore > 0 "
+                              "(e.g. 0.6) with it")
         if self.explore_adapt_own and not self.explore_adapt:
             raise ConfigError("explore_adapt_own changes which failure rate explore_adapt uses: set explore_adapt "
                               "with it")

@@ -195,6 +195,7 @@ class GRPOTrainer:
         self.hindsight = (Hindsight(policy, settings.hindsight_per_episode, settings.seed) if settings.hindsight
                           else None)
         self._own: dict[str, deque[bool]] = {}  # family -> recent successes of the policy's own episodes
+        self._lengths: dict[str, deque[int]] = {}  # family -> recent episode lengths (explore_per_episode)
         # the run's progress in [0, 1] at an iteration, which the learner's schedules follow: iterations done of
         # ``iterations`` unless a driver with another budget (bench/learning_check.py: CPU time) sets its own
         self.progress_fn: Callable[[int], float] | None = None
@@ -223,13 +224,17 @@ class GRPOTrainer:
     def explore_for(self, task: Any) -> float:
         """``explore``, or with ``explore_adapt`` that times the task family's recent failure rate (the curriculum's
         window; the full rate before its first episode or without a curriculum): exploration where the policy still
-        fails, the policy's own samples where it succeeds (they are what sharpens it)."""
+        fails, the policy's own samples where it succeeds (they are what sharpens it). ``explore_per_episode``
+        divides it by the family's recent mean episode length: about one drawn choice an episode."""
         s = self.s
-        own = self._own.get(getattr(task, "family", None)) if s.explore_adapt_own else None
+        family = getattr(task, "family", None)
+        lengths = self._lengths.get(family) if s.explore_per_episode else None
+        per_step = 1.0 / max(1.0, statistics.fmean(lengths)) if lengths else 1.0  # explore_per_episode
+        own = self._own.get(family) if s.explore_adapt_own else None
         if own:  # explore_adapt_own: the policy's own episodes of the family (the family's until it has any)
-            return s.explore * (1.0 - statistics.fmean(own))
+            return s.explore * (1.0 - statistics.fmean(own)) * per_step
         p = self.sampler.success(task.family) if s.explore_adapt and hasattr(self.sampler, "success") else None
-        return s.explore if p is None else s.explore * (1.0 - p)
+        return (s.explore if p is None else s.explore * (1.0 - p)) * per_step
 
     def _record_own(self, task: Any, group: Sequence[Episode]) -> None:
         """The successes of the policy's own episodes (no drawn choice) per family, the curriculum's window long."""
@@ -238,6 +243,13 @@ class GRPOTrainer:
             return
         window = self._own.setdefault(family, deque(maxlen=self.s.curriculum_window))
         window.extend(own_successes(group))
+
+    def _record_lengths(self, task: Any, group: Sequence[Episode]) -> None:
+        """The lengths of the family's episodes, the curriculum's window long (explore_per_episode)."""
+        family = getattr(task, "family", None)
+        if family is not None:
+            self._lengths.setdefault(family, deque(maxlen=self.s.curriculum_window)).extend(
+                len(e.steps) for e in group if not e.errored and e.steps)
 
     async def iterate(self, it: int, envs: Sequence[Any],
                       on_episode: Callable[[Episode], None] | None = None) -> IterationResult:
@@ -273,6 +285,8 @@ class GRPOTrainer:
                     self.sampler.record(task, [e.success for e in g if not e.errored])
                     if s.explore_adapt_own:
                         self._record_own(task, g)
+                    if s.explore_per_episode:
+                        self._record_lengths(task, g)
                     if on_episode is not None:
                         for e in g:
                             on_episode(e)
