@@ -39,6 +39,18 @@ ROOT = Path(__file__).resolve().parents[1]
 _CHILD_CPU: dict[tuple[int, float], float] = {}
 
 
+def results_path(name: str) -> Path:
+    """Where ``--out`` writes: a file name under bench/results/ (``bench/results/x.json`` and an absolute path are
+    taken as they are). Checked before anything runs: an hour's run must not end on a path it cannot write."""
+    results = ROOT / "bench" / "results"
+    p = Path(name)
+    path = p if p.is_absolute() else (ROOT / p if p.parts[:2] == ("bench", "results") else results / p)
+    if p.suffix != ".json" or not path.parent.is_dir():
+        raise SystemExit(f"--out {name}: give a .json file name under bench/results/ (e.g. ladder.json); "
+                         f"{path} {'has no .json suffix' if p.suffix != '.json' else 'is in no existing folder'}")
+    return path
+
+
 def cpu_seconds() -> float:
     """CPU seconds of this process and of every descendant it has had (Playwright's driver, Chromium's processes).
     A descendant's last reading is kept after it exits (a relaunched browser's processes are reaped by others, and
@@ -431,7 +443,7 @@ def main() -> None:
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     out = {"family": a.family, **{k: v for k, v in vars(a).items() if k not in ("family", "out", "merge")},
            "when": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), "cores": os.cpu_count(), "seeds": []}
-    path = ROOT / "bench" / "results" / a.out
+    path = results_path(a.out)
     if a.merge:
         parts = [json.loads((ROOT / "bench" / "results" / f).read_text()) for f in a.merge.split(",")]
         out = {**parts[0], "seeds": [r for part in parts for r in part["seeds"]],

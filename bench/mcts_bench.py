@@ -322,9 +322,9 @@ async def main_async(a) -> dict:
     from halo.env.browser import BrowserPool
     from real_local.server import SitesServer
 
-    out = {k: v for k, v in vars(a).items() if k != "out"}
+    out = {k: v for k, v in vars(a).items() if k not in ("out", "path")}
     out.update(when=time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), cores=os.cpu_count(), seeds=[])
-    path = ROOT / "bench" / "results" / a.out
+    path = a.path
     with SitesServer() as urls, tempfile.TemporaryDirectory() as tmp:
         async with BrowserPool() as pool:
             if not a.skip_restore:
@@ -381,6 +381,9 @@ def main() -> None:
                    help="mcts.explore_unit: value draws a drawn reply's action, element and text each whole")
     p.add_argument("--out", default="mcts.json", help="file name under bench/results/")
     a = p.parse_args()
+    from learning_check import results_path
+
+    a.path = results_path(a.out)  # before anything runs
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     asyncio.run(main_async(a))
 
