@@ -190,16 +190,22 @@ def test_the_explore_prior_names_untyped_quoted_strings_empty_fields_and_new_con
 
     from halo.policy.action_space import explore_prior
 
+    from halo.policy.action_space import goal_phrases
+
     cfg = get_mode("tiny_text").with_overrides(actions=["click", "fill", "go_back"]).prompt_config()
+    phrases = goal_phrases(_form({}).goal, cfg.text_max_chars, cfg.phrase_words)
+    kevin, moore = (f"#{phrases.index(w) + 1}" for w in ("Kevin", "Moore"))  # the recipient's names, as refs
     fresh = explore_prior(_form({}), cfg)
-    assert fresh["value"] == fresh["text"] == ["#1", "#2"]
+    assert fresh["value"] == fresh["text"] == [["#1", "#2"], [kevin, moore]]  # quoted strings, then names
     assert sorted(fresh["fill.element"]) == ["181", "184", "185", "5"] and "click.element" not in fresh
-    half = explore_prior(_form({"185": "See you at  noon", "181": "Kev"}, appeared={"238", "239"}), cfg)
-    assert half["value"] == ["#1"]  # the message is typed (whitespace and case aside): only the subject is left
+    half = explore_prior(_form({"185": "See you at  noon", "181": "Kevin"}, appeared={"238", "239"}), cfg)
+    assert half["value"] == [["#1"], [moore]]  # the message (whitespace and case aside) and Kevin are typed
     assert sorted(half["fill.element"]) == ["184", "5"]
     assert sorted(half["click.element"]) == ["238", "239"]
-    done = explore_prior(_form({"184": "lunch", "185": "See you at noon"}), cfg)
-    assert done["value"] == ["#1", "#2"]  # every one typed somewhere: no string is preferred over the other
+    done = explore_prior(_form({"184": "lunch", "185": "See you at noon", "5": "Kevin Moore"}), cfg)
+    assert done["value"] == [["#1", "#2"], [kevin, moore]]  # every one typed somewhere: as on a fresh page
+    words = get_mode("tiny_text").with_overrides(actions=["click", "fill"], text="goal", max_tokens=200).prompt_config()
+    assert explore_prior(_form({}), words)["value"] == [["Lunch", "See you at noon"], ["Kevin", "Moore"]]
 
 
 def test_a_prior_per_action_bends_that_actions_element_draw_only():
@@ -218,3 +224,26 @@ def test_a_prior_per_action_bends_that_actions_element_draw_only():
     clicks = Counter(spell(ValueDraw(schema(), random.Random(i), prefer=prefer), head_click, CHARS)[len(head_click):-1]
                      for i in range(n))
     assert clicks["186"] / n == pytest.approx(0.5 + 0.5 / 162, abs=0.03)
+
+
+def test_tiers_of_a_prior_take_half_then_a_quarter_of_the_draws():
+    """``value: [[quoted], [names]]``: the quoted strings half the typed values, the names a quarter, every phrase
+    the rest uniformly; a tier with nothing on the page passes its share on to the next."""
+    phrases = [f"#{i}" for i in range(1, 21)]
+    sch = action_json_schema(element_ids={"click": IDS, "fill": FIELDS}, actions=("click", "fill"),
+                             text_choices=phrases, single_tool=True)
+    head = '{"name": "browser", "arguments": {"action": "fill", "element": "5", "value": "'
+    vocab = [c for c in '0123456789#"']
+    n = 6000
+
+    def shares(prefer):
+        got = Counter(spell(ValueDraw(sch, random.Random(i), prefer={"value": prefer}), head, vocab)[len(head):-1]
+                      for i in range(n))
+        assert set(got) == set(phrases)
+        return (got["#1"] + got["#2"]) / n, (got["#7"] + got["#8"]) / n
+
+    quoted, names = shares([["#1", "#2"], ["#7", "#8"]])
+    assert quoted == pytest.approx(0.5 + 0.25 * 2 / 20, abs=0.03)
+    assert names == pytest.approx(0.25 + 0.25 * 2 / 20, abs=0.03)
+    quoted, names = shares([["#99"], ["#7", "#8"]])  # the first tier names nothing the page allows
+    assert names == pytest.approx(0.5 + 0.5 * 2 / 20, abs=0.03)

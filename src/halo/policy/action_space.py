@@ -99,6 +99,14 @@ def _quoted(goal: str) -> list[str]:
     return [q for pair in re.findall(r"\"([^\"]+)\"|'([^']+)'", goal) for q in pair if q]
 
 
+def _names(goal: str) -> set[str]:
+    """The goal's names: capitalised words outside its quotes, its first word aside ("Send Kevin Moore an email
+    ..." -> Kevin, Moore): with the quoted strings, what a goal most often asks to be typed (a recipient, a city)."""
+    bare = re.sub(r"\"[^\"]*\"|'[^']*'", " ", goal)
+    words = [w.strip(".:,;()") for w in re.findall(r"[\w@.+\-:/$()]+", bare)]
+    return {w for w in words[1:] if re.fullmatch(r"[A-Z][a-z]+", w)}
+
+
 def ref(i: int) -> str:
     """The ``goal_refs`` name of the goal's ``i``-th phrase (0-based): ``#1``, ``#2``, ..."""
     return f"#{i + 1}"
@@ -134,19 +142,28 @@ def quoted_choices(obs: Observation, cfg: Any) -> list[str]:
 
 def explore_prior(obs: Observation, cfg: Any) -> dict[str, list[str]]:
     """An explorer's prior (``explore_values.ValueDraw``'s ``prefer``) over this page's values, as the grammar
-    spells them: where a goal's text is still to be typed and what was just opened. ``value``: the goal's quoted
-    strings no field holds yet (all of them once every one is typed somewhere; ``text`` the same); ``fill.element``: the fields that
+    spells them: where a goal's text is still to be typed and what was just opened. ``value``: two tiers (``ValueDraw``
+    gives the first half the draws, the second a quarter), the goal's quoted strings no field holds yet, then its
+    names no field holds yet (the quoted strings, then the names, once every one is typed somewhere; ``text`` the same); ``fill.element``: the fields that
     are still empty; ``click.element``: the controls the last action brought onto the page (a menu, an
     autocomplete's suggestions). A key with nothing to prefer is left out (its draw stays uniform)."""
     out: dict[str, list[str]] = {}
     quoted = quoted_choices(obs, cfg)
-    if quoted:
+    if cfg.text != "free":
         phrases = goal_phrases(obs.goal, cfg.text_max_chars, cfg.phrase_words)
-        names = {ref(i): p for i, p in enumerate(phrases)} if cfg.text == "goal_refs" else {}
+        refs = {ref(i): p for i, p in enumerate(phrases)} if cfg.text == "goal_refs" else {}
+        names = _names(obs.goal)
+        named = [c for c, p in (refs.items() if refs else ((p, p) for p in phrases)) if p in names and c not in quoted]
         held = [" ".join((el.value or "").split()).casefold() for el in obs.elements.values() if el.value]
-        untyped = [q for q in quoted
-                   if not any(" ".join(names.get(q, q).split()).casefold() in h for h in held)]
-        out["value"] = out["text"] = untyped or quoted
+
+        def untyped(cs: list[str]) -> list[str]:
+            return [c for c in cs if not any(" ".join(refs.get(c, c).split()).casefold() in h for h in held)]
+
+        tiers = [untyped(quoted), untyped(named)]
+        if not any(tiers):  # every one typed somewhere: the quoted strings, then the names, none untyped first
+            tiers = [quoted, named]
+        if any(tiers):
+            out["value"] = out["text"] = tiers
     if obs.elements and (cfg.include_axtree or cfg.elements != "all"):
         ids = allowed_elements(obs, cfg.elements)
         by = elements_by_action(obs, ids) if cfg.element_roles == "by_action" else {"fill": ids, "click": ids}
