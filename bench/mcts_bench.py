@@ -282,7 +282,8 @@ async def one_seed(a, seed: int, tmp: str, pool, urls) -> dict:
     evals = resolve_tasks([f"{a.family}@train:{a.eval_instances}"], "local", urls)
     out: dict = {"seed": seed}
     try:
-        out["sampling"] = await sampling(policy, pool, train, a.budget, a.max_steps, temp, a.budget_cpu_s)
+        out["sampling"] = (await sampling(policy, pool, train, a.budget, a.max_steps, temp, a.budget_cpu_s)
+                           if a.sampling else {"skipped": True, "solved_per_cpu_hour": None, "per_1k_steps": None})
         print(f"seed {seed} sampling: {out['sampling']}", flush=True)
         critic = ProgressCritic() if a.critic == "progress" else None
         s = MCTSSettings(simulations=a.simulations, children=a.children, depth=a.depth, max_steps=a.max_steps,
@@ -377,6 +378,9 @@ def main() -> None:
     p.add_argument("--alpha", type=float, default=0.5, help="composite Q weight of the search's own Q with a critic")
     p.add_argument("--explore", type=float, default=0.0,
                    help="mcts.explore: each choice of a node's candidates drawn uniformly with this probability")
+    p.add_argument("--sampling", action=argparse.BooleanOptionalAction, default=True,
+                   help="--no-sampling: the search alone (a search setting tried against a sampling number "
+                        "measured before on the same seed and budget)")
     p.add_argument("--explore-unit", choices=("choice", "reply", "value"), default="choice",
                    help="mcts.explore_unit: value draws a drawn reply's action, element and text each whole")
     p.add_argument("--out", default="mcts.json", help="file name under bench/results/")

@@ -84,14 +84,28 @@ async def send_body(d, p):
     await send_click(d, p)
 
 
+async def send_title(d, p):  # one field missing: the subject, or (send_to) the recipient
+    await d.fill("textbox", "Subject", p["subject"], exact=True)
+    await send_click(d, p)
+
+
+async def pick_recipient(d, p):
+    await d.fill("textbox", "To recipients", p["name"].split()[0].lower())
+    await d.click("option", p["name"])
+
+
+async def send_to(d, p):
+    await pick_recipient(d, p)
+    await send_click(d, p)
+
+
 async def send_subject(d, p):
     await d.fill("textbox", "Subject", p["subject"], exact=True)
     await send_body(d, p)
 
 
 async def send_address(d, p):
-    await d.fill("textbox", "To recipients", p["name"].split()[0].lower())
-    await d.click("option", p["name"])
+    await pick_recipient(d, p)
     await send_subject(d, p)
 
 
@@ -102,7 +116,8 @@ async def send(d, p):
 
 ORACLES = {"gomail.folder": folder, "gomail.open": open_email, "gomail.star": star, "gomail.trash": trash,
            "gomail.label": label, "gomail.reply": reply, "gomail.send": send, "gomail.send_click": send_click,
-           "gomail.send_body": send_body, "gomail.send_subject": send_subject, "gomail.send_address": send_address}
+           "gomail.send_body": send_body, "gomail.send_subject": send_subject, "gomail.send_address": send_address,
+           "gomail.send_title": send_title, "gomail.send_to": send_to}
 
 
 # ---------------------------------------------------------------- near misses, played in the browser
@@ -179,7 +194,8 @@ def nm_send_subject(s, p):
 
 NEAR_MISSES = {"gomail.folder": lambda s, p: _set_path(s, "/inbox"), "gomail.open": nm_open, "gomail.star": nm_star,
                "gomail.trash": nm_trash, "gomail.label": nm_label, "gomail.reply": nm_reply,
-               "gomail.send": nm_send, **{f"gomail.send_{r}": nm_send for r in ("click", "body", "subject", "address")}}
+               "gomail.send": nm_send,
+               **{f"gomail.send_{r}": nm_send for r in ("click", "body", "subject", "address", "title", "to")}}
 EXTRA_NEAR_MISSES = [("gomail.send", nm_send_subject), ("gomail.send_click", nm_send_subject)]
 
 

@@ -434,6 +434,18 @@ class SendBody(_SendFrom):
 
 
 @register
+class SendTitle(_SendFrom):
+    name, steps, filled = "gomail.send_title", "2-4", ("to", "body")
+    description = "gomail.send from an addressed message with its message written: the subject, send"
+
+
+@register
+class SendTo(_SendFrom):
+    name, steps, filled = "gomail.send_to", "2-4", ("subject", "body")
+    description = "gomail.send from a written message with its subject: the recipient (name, suggestion), send"
+
+
+@register
 class SendSubject(_SendFrom):
     name, steps, filled = "gomail.send_subject", "2-4", ("to",)
     description = "gomail.send from an addressed message: subject, message, send"
