@@ -288,7 +288,7 @@ async def one_seed(a, seed: int, tmp: str, pool, urls) -> dict:
         critic = ProgressCritic() if a.critic == "progress" else None
         s = MCTSSettings(simulations=a.simulations, children=a.children, depth=a.depth, max_steps=a.max_steps,
                          alpha=a.alpha if critic is not None else 1.0, temperature=temp, explore=a.explore,
-                         explore_unit=a.explore_unit, keep_pages=a.keep_pages)
+                         explore_unit=a.explore_unit, keep_pages=a.keep_pages, first_play=a.first_play)
         out["mcts"], results = await searching(policy, pool, train, a.budget, s, critic, a.budget_cpu_s,
                                                a.search_steps)
         out["search"] = out["mcts"]  # issue 41's name for the block
@@ -378,6 +378,8 @@ def main() -> None:
     p.add_argument("--alpha", type=float, default=0.5, help="composite Q weight of the search's own Q with a critic")
     p.add_argument("--explore", type=float, default=0.0,
                    help="mcts.explore: each choice of a node's candidates drawn uniformly with this probability")
+    p.add_argument("--first-play", choices=("untried", "progress"), default="untried",
+                   help="mcts.first_play: progress follows a state the critic values above its parent's first")
     p.add_argument("--sampling", action=argparse.BooleanOptionalAction, default=True,
                    help="--no-sampling: the search alone (a search setting tried against a sampling number "
                         "measured before on the same seed and budget)")

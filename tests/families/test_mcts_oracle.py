@@ -143,9 +143,10 @@ async def test_the_progress_critic_values_states_by_the_familys_own_checks(famil
         s = MCTSSettings(simulations=8, children=3, depth=len(d.actions) + 1, max_steps=len(d.actions) + 3, alpha=0.5)
         critic = ProgressCritic()
         result = await MCTSExplorer(b, OracleCandidates(d.actions, k=3, seed=index), task, s, critic=critic).run()
-        # depth 0: no rollouts; each new state valued by the critic alone and expanded only when descended into
+        # depth 0: no rollouts; each new state valued by the critic alone and expanded only when descended into;
+        # first_play progress: the state that made progress is followed before untried siblings
         lean = await MCTSExplorer(b, OracleCandidates(d.actions, k=3, seed=index), task,
-                                  dataclasses.replace(s, depth=0), critic=ProgressCritic()).run()
+                                  dataclasses.replace(s, depth=0, first_play="progress"), critic=ProgressCritic()).run()
     finally:
         await a.close()
         await b.close()

@@ -229,6 +229,10 @@ class MCTSSettings:
     # each drawn whole among the page's (grpo.explore_unit's units, policy/explore_values.py: a page's three-digit ids
     # are drawn as often as its one-digit ones, and the explorer's prior on forms and menus applies)
     explore_unit: Literal["choice", "reply", "value"] = "choice"
+    # untried: a node's untried edges before any tried one (UCB1); progress: a tried edge whose state the critic values
+    # above its parent's is followed first (with depth 0 and a progress critic, the search goes on from the progress it
+    # found instead of trying every sibling first; rl/mcts.py ucb_select)
+    first_play: Literal["untried", "progress"] = "untried"
 
 
 @settings

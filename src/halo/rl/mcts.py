@@ -129,8 +129,22 @@ def merge_candidates(samples: list[Sample]) -> list[Edge]:
     return sorted(edges.values(), key=lambda e: -e.count)
 
 
-def ucb_select(node: Node, c: float, alpha: float) -> Edge:
-    """Untried edges first (most sampled first), then the largest ``Q + c * sqrt(ln N(s) / n(s, a))``."""
+def _open(node: Node, max_steps: int) -> bool:
+    """A state a simulation can still go on from: not terminal, within the step limit, and not every edge of it
+    tried to its end."""
+    return not node.terminal and node.step < max_steps and (
+        not node.expanded or any(e.child is None or _open(e.child, max_steps) for e in node.edges))
+
+
+def ucb_select(node: Node, c: float, alpha: float, first_play: str = "untried", max_steps: int = 1 << 30) -> Edge:
+    """Untried edges first (most sampled first), then the largest ``Q + c * sqrt(ln N(s) / n(s, a))``. With
+    ``first_play: progress``, before any untried edge, the tried edge whose state the critic values highest above
+    this one's (the search follows the progress it found, and tries the rest only when that runs out)."""
+    if first_play == "progress" and node.critic is not None:
+        ahead = [e for e in node.edges if e.child is not None and e.child.critic is not None
+                 and e.child.critic > node.critic and _open(e.child, max_steps)]
+        if ahead:
+            return max(ahead, key=lambda e: (e.child.critic, e.q(alpha)))
     untried = [e for e in node.edges if e.n == 0]
     if untried:
         return untried[0]
@@ -218,7 +232,7 @@ class MCTSExplorer:
                 await self._expand(node)
             if not node.edges:
                 break
-            edge = ucb_select(node, self.s.ucb_c, self.s.alpha)
+            edge = ucb_select(node, self.s.ucb_c, self.s.alpha, self.s.first_play, self.s.max_steps)
             trail.append(edge)
             if edge.child is None:
                 child = await self._execute(node, edge)
