@@ -83,3 +83,23 @@ def test_one_policy_across_sites_gets_a_success_curve_per_site():
     titles = [t for t, _ in curves(recs)]
     assert "success per site" in titles
     assert "success per site" not in [t for t, _ in curves([{**r, "site_success": {"gomail": 0.1}} for r in recs])]
+
+
+def test_a_search_tree_is_drawn_with_the_path_taken_leftmost():
+    """A wide tree (dozens of candidates a node) opens in its scroll box where the search went: at every node the
+    child on the path taken is the first column, whatever order the tree recorded its children in."""
+    import re
+
+    from halo.report.trees import PAD, tree_svg
+
+    def n(i, parent, best=False, terminal=False, success=False):
+        return {"id": i, "parent": parent, "step": 0, "action": f"click('{i}')", "visits": 1, "q": 0.1 * i,
+                "q_mcts": 0.0, "critic": 0.0, "reward": 0, "count": 1, "terminal": terminal, "success": success,
+                "best": best, "url": "http://x/", "screenshot": None}
+
+    nodes = [n(0, None), *(n(i, 0, terminal=True) for i in range(1, 9)), n(9, 0, best=True), n(10, 9, best=True,
+                                                                                                terminal=True,
+                                                                                                success=True)]
+    svg = tree_svg({"nodes": nodes}, "t")
+    thick = re.findall(r'<line x1="([\d.]+)" y1="[\d.]+" x2="([\d.]+)"[^>]*stroke="#f29900"', svg)
+    assert len(thick) == 2 and {float(x2) for _, x2 in thick} == {PAD}  # both path edges end in the first column

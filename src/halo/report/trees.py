@@ -18,8 +18,10 @@ DX, DY, PAD = 26, 62, 18
 
 
 def _layout(nodes: list[dict[str, Any]]) -> dict[int, tuple[float, float]]:
+    """Columns by subtree leaves, the path taken leftmost at every node: a wide tree (64 candidates a node) opens in
+    its scroll box on the path, not on the siblings it passed over."""
     kids: dict[Any, list[int]] = {}
-    for n in nodes:
+    for n in sorted(nodes, key=lambda n: not n.get("best")):  # stable: the path's child first, then as recorded
         kids.setdefault(n["parent"], []).append(n["id"])
     pos: dict[int, tuple[float, float]] = {}
     col = [0]
