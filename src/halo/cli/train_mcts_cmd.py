@@ -43,7 +43,8 @@ def register(train_app: typer.Typer) -> None:
         children: int = typer.Option(None, help="candidate actions per expanded node (5)"),
         alpha: float = typer.Option(None, help="composite Q = alpha * Q_mcts + (1 - alpha) * Q_critic (0.5)"),
         critic: str = typer.Option(None, help="none | progress (a task family's own checks) | same | a mode name (gpt_baseline) (rl_config mcts.critic)"),
-        depth: int = typer.Option(None, help="simulation steps past a new node (10)"),
+        depth: int = typer.Option(None, help="simulation steps past a new node (10; 0: no rollout, a progress "
+                                                 "critic values the new state)"),
         max_steps: int = typer.Option(None, help="steps per episode (rl_config episode.max_steps)"),
         step_budget: int = typer.Option(None, help="env steps per searched episode, simulations included (0: none)"),
         time_budget: float = typer.Option(None, "--time-budget", help="wall seconds per searched episode (0: none)"),
