@@ -186,11 +186,8 @@ def _form(values: dict[str, str], appeared=frozenset()):
 
 
 def test_the_explore_prior_names_untyped_quoted_strings_empty_fields_and_new_controls():
+    from halo.policy.action_space import explore_prior, goal_phrases
     from halo.policy.modes import get_mode
-
-    from halo.policy.action_space import explore_prior
-
-    from halo.policy.action_space import goal_phrases
 
     cfg = get_mode("tiny_text").with_overrides(actions=["click", "fill", "go_back"]).prompt_config()
     phrases = goal_phrases(_form({}).goal, cfg.text_max_chars, cfg.phrase_words)

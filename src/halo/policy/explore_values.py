@@ -25,7 +25,8 @@ from __future__ import annotations
 import json
 import random
 import re
-from typing import Any, Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
 
 TEXT_KEYS = ("value", "text")  # the arguments that hold typed text (grammar.ACTION_ARGS): where ``prefer`` applies
 _DONE = re.compile(r'"(\w+)"\s*:\s*"((?:[^"\\]|\\.)*)"')  # a string value written whole
