@@ -445,7 +445,7 @@ def main() -> None:
            "when": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), "cores": os.cpu_count(), "seeds": []}
     path = results_path(a.out)
     if a.merge:
-        parts = [json.loads((ROOT / "bench" / "results" / f).read_text()) for f in a.merge.split(",")]
+        parts = [json.loads(results_path(f).read_text()) for f in a.merge.split(",")]
         out = {**parts[0], "seeds": [r for part in parts for r in part["seeds"]],
                "seeds_run_in_parallel": len(parts)}
         out["seeds"].sort(key=lambda r: r["seed"])

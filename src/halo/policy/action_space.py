@@ -144,9 +144,10 @@ def explore_prior(obs: Observation, cfg: Any) -> dict[str, list[str]]:
     """An explorer's prior (``explore_values.ValueDraw``'s ``prefer``) over this page's values, as the grammar
     spells them: where a goal's text is still to be typed and what was just opened. ``value``: two tiers (``ValueDraw``
     gives the first half the draws, the second a quarter), the goal's quoted strings no field holds yet, then its
-    names no field holds yet (the quoted strings, then the names, once every one is typed somewhere; ``text`` the same); ``fill.element``: the fields that
-    are still empty; ``click.element``: the controls the last action brought onto the page (a menu, an
-    autocomplete's suggestions). A key with nothing to prefer is left out (its draw stays uniform)."""
+    names no field holds yet (the quoted strings, then the names, once every one is typed somewhere; ``text`` the
+    same); ``fill.element``: the fields that are still empty; ``click.element``: the controls the last action brought
+    onto the page (a menu, an autocomplete's suggestions). A key with nothing to prefer is left out (its draw stays
+    uniform)."""
     out: dict[str, list[str]] = {}
     quoted = quoted_choices(obs, cfg)
     if cfg.text != "free":
@@ -166,9 +167,9 @@ def explore_prior(obs: Observation, cfg: Any) -> dict[str, list[str]]:
             out["value"] = out["text"] = tiers
     if obs.elements and (cfg.include_axtree or cfg.elements != "all"):
         ids = allowed_elements(obs, cfg.elements)
-        by = elements_by_action(obs, ids) if cfg.element_roles == "by_action" else {"fill": ids, "click": ids}
-        empty = [i for i in by.get("fill", ()) if obs.elements[i].role in ROLES_BY_ACTION["fill"]
-                 and not (obs.elements[i].value or "").strip()]
+        by = elements_by_action(obs, ids) if cfg.element_roles == "by_action" else {
+            "fill": [i for i in ids if obs.elements[i].role in ROLES_BY_ACTION["fill"]], "click": ids}
+        empty = [i for i in by["fill"] if not (obs.elements[i].value or "").strip()]
         if empty:
             out["fill.element"] = empty
         new = [i for i in by.get("click", ()) if i in obs.appeared]

@@ -134,8 +134,8 @@ class Ladder(Curriculum):
         below = self.open - 1
         out = {f: 0.0 for f in self.families}
         out[self.families[below]] = 1.0 - (self.s.review if below else 0.0)
-        need = {f: 1.0 - (0.5 if self.success(f) is None else self.success(f)) + REVIEW_FLOOR
-                for f in self.families[:below]}
+        recent = {f: self.success(f) for f in self.families[:below]}
+        need = {f: 1.0 - (0.5 if p is None else p) + REVIEW_FLOOR for f, p in recent.items()}
         for f in self.families[:below]:  # a rung that is slipping is reviewed more than one that holds
             out[f] = self.s.review * need[f] / sum(need.values())
         return out
