@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import base64
+import dataclasses
 import io
 import json
 import os
@@ -159,3 +160,35 @@ def test_compact_user_turn_can_show_what_each_field_holds():
     assert build_prompt(make_obs(elements=no_fields, last_actions=()), cfg).user_text == (
         "Goal: Sign in with jane@example.com")
     assert "Fields" not in build_prompt(make_obs(elements=els), PromptConfig(user="compact")).user_text
+
+
+def test_fields_show_a_chip_input_by_its_chips_and_split_filled_from_empty():
+    """A recipient picked from suggestions leaves To's input empty and a ``Remove <name>`` chip before it: the field
+    shows the chip (an addressed message and an unaddressed one differ in the prompt); ``fields_layout: split`` puts
+    what is left to type on a line of its own (``Empty: none`` once everything is filled)."""
+    from halo.env.types import Element
+
+    def page(to_chip: bool, subject: str) -> dict:
+        els = {"5": Element("5", "textbox", "Search mail", (10, 10, 200, 30), value="")}
+        if to_chip:
+            els["179"] = Element("179", "button", "Remove Peter Green", (500, 150, 20, 20))
+        els["180"] = Element("180", "textbox", "To recipients", (500, 150, 280, 30), value="")
+        els["181"] = Element("181", "button", "Add Cc recipients", (800, 150, 40, 30))
+        els["183"] = Element("183", "textbox", "Subject", (500, 200, 280, 40), value=subject)
+        return els
+
+    inline = PromptConfig(system="none", user="compact", fields=True, elements="visible")
+    text = build_prompt(make_obs(elements=page(True, ""), last_actions=()), inline).user_text
+    assert text.splitlines()[0] == "Fields: [5] Search mail: ''; [180] To recipients: 'Peter Green'; [183] Subject: ''"
+    assert "[180] To recipients: ''" in build_prompt(make_obs(elements=page(False, "")), inline).user_text
+    split = dataclasses.replace(inline, fields_layout="split")
+    lines = build_prompt(make_obs(elements=page(True, ""), last_actions=()), split).user_text.splitlines()
+    assert lines == ["Filled: [180] To recipients: 'Peter Green'", "Empty: [5] Search mail; [183] Subject",
+                     "Goal: Sign in with jane@example.com"]
+    whole = {k: v for k, v in page(True, "Hi").items() if k != "5"}
+    assert build_prompt(make_obs(elements=whole, last_actions=()), split).user_text.splitlines()[:2] == [
+        "Filled: [180] To recipients: 'Peter Green'; [183] Subject: 'Hi'", "Empty: none"]
+    unaddressed = build_prompt(make_obs(elements=page(False, "Hi"), last_actions=()), split).user_text
+    assert "Empty: [5] Search mail; [180] To recipients" in unaddressed
+    with pytest.raises(ValueError):
+        PromptConfig(fields_layout="table")

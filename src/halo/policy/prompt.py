@@ -77,6 +77,10 @@ class PromptConfig:
     # policy that sees no tree still knows what is typed (a half-written form and a whole one differ only there)
     fields: bool = False
     fields_value_chars: AtLeast1 = 24  # each field's value cut to this many characters
+    # inline: one line, every field with its value; split: "Filled: ..." then "Empty: ..." (or "Empty: none"), so
+    # what is left to type is a few words of its own next to the goal, the same tokens in every instance (a small
+    # model told a half-written form from a whole one only by a field's value changing from '' to some words)
+    fields_layout: Literal["inline", "split"] = "inline"
 
     def __post_init__(self) -> None:
         from halo.policy.action_space import ELEMENT_FILTERS, ELEMENT_ROLES, MAX_PHRASE_WORDS, TEXT_SOURCES
@@ -181,18 +185,39 @@ def controls_text(obs: Observation, cfg: PromptConfig) -> str:
     return "\n".join(lines)
 
 
+def field_chips(obs: Observation, field_id: str) -> list[str]:
+    """The chips a chip input holds (a recipient picked from suggestions): the ``Remove <name>`` buttons just before
+    the input in the page's order (GoMail's To; MUI-style chip inputs). The input itself is empty once a chip is
+    made, so without them an addressed message and an unaddressed one show the same field."""
+    ids = list(obs.elements)
+    chips: list[str] = []
+    for i in reversed(ids[:ids.index(field_id)] if field_id in obs.elements else []):
+        el = obs.elements[i]
+        if el.role != "button" or not (el.name or "").startswith("Remove "):
+            break
+        chips.insert(0, " ".join(el.name.split())[len("Remove "):])
+    return chips
+
+
 def fields_lines(obs: Observation, cfg: PromptConfig) -> list[str]:
     """``Fields: [184] Subject: 'Weekend plans'; [185] Message Body: ''``: the text fields the policy may type into
-    (those ``fill`` may take), each with its value; nothing where the page has none."""
+    (those ``fill`` may take), each with its value (a chip input's chips where it holds no typed text); nothing where
+    the page has none. ``fields_layout: split`` gives ``Filled: [184] Subject: 'Weekend plans'`` and
+    ``Empty: [185] Message Body`` instead (each line there always, ``none`` where no field is)."""
     from halo.policy.action_space import TEXT_ROLES, allowed_elements
 
-    out = []
+    rows = []
     for i in allowed_elements(obs, cfg.elements):
         el = obs.elements[i]
         if el.role in TEXT_ROLES:
-            value = " ".join((el.value or "").split())[:cfg.fields_value_chars]
-            out.append(f"[{i}] {' '.join(el.name.split())[:cfg.tree_name_chars]}: {value!r}")
-    return [f"Fields: {'; '.join(out)}"] if out else []
+            value = " ".join((el.value or "").split()) or ", ".join(field_chips(obs, i))
+            rows.append((i, " ".join(el.name.split())[:cfg.tree_name_chars], value[:cfg.fields_value_chars]))
+    if not rows:
+        return []
+    if cfg.fields_layout == "split":
+        return [f"Filled: {'; '.join(f'[{i}] {n}: {v!r}' for i, n, v in rows if v) or 'none'}",
+                f"Empty: {'; '.join(f'[{i}] {n}' for i, n, v in rows if not v) or 'none'}"]
+    return [f"Fields: {'; '.join(f'[{i}] {n}: {v!r}' for i, n, v in rows)}"]
 
 
 def tree_lines(obs: Observation, cfg: PromptConfig) -> list[str]:
