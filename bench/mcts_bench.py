@@ -14,11 +14,18 @@
    checks (an upper bound at run time: it reads the grader).
 3. ``dpo``: the seed's MCTS preference pairs train its LoRA by DPO (``LoRALearner.preference_update``); success of
    the sampled policy on train instances before and after.
+4. ``--rounds R`` (issue 41 item 3) instead of 2-3: per seed, R rounds of search with the current policy
+   (``--round-cpu-s`` CPU seconds each), the round's step-level pairs (or all pairs so far), a DPO update of one
+   adapter kept across rounds, and the sampled policy's success after each (``rounds_curve``: beside it the search's
+   own success, the tree at run time). CPU of search and updates is the budget (``--budget-cpu-total``); the
+   evaluations' CPU is reported apart.
 
 Run: .venv/bin/python bench/mcts_bench.py --family omnizon.department --seeds 0,1,2 --budget 200
      .venv/bin/python bench/mcts_bench.py --restore-only --out mcts_restore.json
      .venv/bin/python bench/mcts_bench.py --family gocalendar.otherday --skip-restore --budget-cpu-s 300 \
          --critic progress --max-steps 4 --out mcts_otherday_cpu.json
+     .venv/bin/python bench/mcts_bench.py --family gocalendar.otherday --skip-restore --no-sampling --rounds 8 \
+         --round-cpu-s 120 --budget-cpu-total 1200 --critic progress --depth 0 --max-steps 4 --out mcts_rounds.json
 Writes bench/results/mcts.json.
 """
 
@@ -259,6 +266,118 @@ async def success_on(policy, tasks, max_steps: int, run) -> dict:
     return {"success": m["success_rate"], "episodes": m["episodes"], "errored": m["errored"]}
 
 
+async def dpo_update(learner, pairs, epochs: int, beta: float) -> list[dict]:
+    """``epochs`` passes over ``pairs`` in batches of 32, one optimizer step a batch; a row per step."""
+    curve = []
+    for epoch in range(epochs):
+        for k in range(0, len(pairs), 32):
+            st = await asyncio.to_thread(learner.preference_update, pairs[k:k + 32], beta=beta)
+            curve.append({"epoch": epoch, "dpo_loss": round(st.extra.get("dpo_loss", 0.0), 4),
+                          "dpo_margin": round(st.extra.get("dpo_margin", 0.0), 4),
+                          "dpo_accuracy": round(st.extra.get("dpo_accuracy", 0.0), 3)})
+    return curve
+
+
+def rounds_total(blocks: list[dict]) -> dict:
+    """The rounds' search blocks summed into one of ``searching``'s shape (what a one-round seed writes as
+    ``search``), so readers of that block work; each round's own block is in ``rounds_curve``."""
+    keys = ("env_steps", "successes", "episodes", "solved_episodes", "restores", "kept_restores")
+    out: dict = {k: sum(b[k] for b in blocks) for k in keys}
+    cpu_s = round(sum(b["cpu_s"] for b in blocks), 1)
+    restore_s = sum(b["restore_s_mean"] * b["restores"] for b in blocks)
+    out.update(cpu_s=cpu_s, solved_per_cpu_hour=per_cpu_hour(out["solved_episodes"], cpu_s),
+               critic=blocks[0]["critic"] if blocks else None,
+               per_1k_steps=round(1000 * out["successes"] / max(1, out["env_steps"]), 1),
+               restore_s_mean=round(restore_s / max(1, out["restores"]), 3),
+               wall_s=round(sum(b["wall_s"] for b in blocks), 1), rounds=len(blocks), aggregated="all rounds")
+    return out
+
+
+async def search_dpo_rounds(a, seed: int, search, make_update, evaluate, clock) -> dict:
+    """Issue 41 item 3's loop: search with the current policy -> step-level pairs -> DPO update -> the sampled policy
+    alone on the eval instances, ``a.rounds`` times or until ``a.budget_cpu_total`` is spent. The steps come as
+    callables (``search(cpu_s) -> (block, pairs)``, ``make_update() -> update(pairs) -> DPO rows``, ``evaluate(name)
+    -> success``, ``clock() -> CPU s``) so the loop is tested without a browser or a model.
+
+    ``cpu_s_total`` counts the learner's making, every round's search and every DPO update: what the method costs.
+    The evaluations' CPU is left out of it (they measure the method, they are not part of it) and reported apart
+    (``eval_cpu_s_total``); ``wall_s``: a round's search and update. With a cap, a round's search gets what is left
+    of it; the last update may run past it."""
+    c0 = clock()
+    before = await evaluate("eval_before")
+    eval_s = clock() - c0
+    print(f"seed {seed} before: sampled success {before['success']:.2f} ({before['episodes']} episodes)",
+          flush=True)
+    c0 = clock()
+    update = make_update()  # one learner, one adapter: each round's update starts where the last one ended
+    spent_s = clock() - c0
+    points, blocks, every, dpo_rows, after, stopped = [], [], [], [], before, "rounds"
+    for r in range(1, a.rounds + 1):
+        left = a.budget_cpu_total - spent_s if a.budget_cpu_total else a.round_cpu_s
+        if left <= 0:
+            stopped = "budget"
+            break
+        t0, c0 = time.perf_counter(), clock()
+        block, pairs = await search(min(a.round_cpu_s, left))
+        c1 = clock()
+        every += pairs
+        rows = await update([p for p, _ in (every if a.pairs_from == "all" else pairs)])
+        c2, wall_s = clock(), time.perf_counter() - t0
+        spent_s += c2 - c0
+        after = await evaluate(f"eval_round{r}")
+        eval_s += clock() - c2
+        blocks.append(block)
+        dpo_rows += [{"round": r, **row} for row in rows]
+        eps = block["episodes"]
+        points.append({"round": r, "cpu_s_total": round(spent_s, 1), "search_cpu_s": round(c1 - c0, 1),
+                       "dpo_cpu_s": round(c2 - c1, 1), "search_solved_episodes": block["solved_episodes"],
+                       "search_episodes": eps, "search_success": round(block["solved_episodes"] / eps, 3) if eps
+                       else None, "pairs_round": len(pairs), "pairs_total": len(every),
+                       "sampled_success": after["success"], "dpo_loss_last": rows[-1]["dpo_loss"] if rows else None,
+                       "eval_cpu_s_total": round(eval_s, 1), "wall_s": round(wall_s, 1),
+                       "search": block})
+        p = points[-1]
+        print(f"seed {seed} round {r}: search solved {p['search_solved_episodes']}/{eps} "
+              f"({p['search_success']}); pairs {len(pairs)} (all {len(every)}), DPO loss {p['dpo_loss_last']}; "
+              f"sampled success {before['success']:.2f} -> {after['success']:.2f}; CPU s {p['cpu_s_total']} "
+              f"(search {p['search_cpu_s']}, DPO {p['dpo_cpu_s']}; evaluations apart: {p['eval_cpu_s_total']})",
+              flush=True)
+    return {"before": before, "after": after, "rounds_curve": points, "search": rounds_total(blocks),
+            "pairs": len(every), "dpo_curve": dpo_rows,
+            "pair_margin_mean": round(statistics.fmean(m["margin"] for _, m in every), 3) if every else None,
+            "dpo": {"before": before["success"], "after": after["success"],
+                    "gain_points": round(100 * (after["success"] - before["success"]), 1),
+                    "cpu_min": round(spent_s / 60, 2), "eval_cpu_min": round(eval_s / 60, 2),
+                    "rounds": len(points), "stopped": stopped, "pairs_from": a.pairs_from}}
+
+
+async def seed_rounds(a, seed: int, policy, pool, train, evals, settings, critic, temp: float, run) -> dict:
+    """``--rounds``: ``search_dpo_rounds`` with this file's search (the seed's MCTS settings, the policy as it is
+    now), pairs (``tree_pairs``), learner (``LoRALearner``, made once) and evaluation (``success_on``)."""
+    from learning_check import cpu_seconds
+
+    from halo.rl.config import LoRASettings, OptimSettings
+    from halo.rl.dpo import tree_pairs
+    from halo.rl.learner import LoRALearner
+    from halo.runtime.runs import RunDir
+
+    async def search(cpu_s: float):
+        block, results = await searching(policy, pool, train, a.budget, settings, critic, cpu_s, a.search_steps)
+        return block, [p for r in results for p in tree_pairs(r.root, settings.alpha, a.margin)]
+
+    def make_update():
+        learner = LoRALearner(policy, LoRASettings(rank=8, alpha=16), OptimSettings(lr=a.lr), temperature=temp)
+
+        async def update(pairs):
+            return await dpo_update(learner, pairs, a.epochs, a.beta)
+        return update
+
+    async def evaluate(name: str) -> dict:
+        return await success_on(policy, evals, a.max_steps, RunDir(run.path, name))
+
+    return await search_dpo_rounds(a, seed, search, make_update, evaluate, cpu_seconds)
+
+
 async def one_seed(a, seed: int, tmp: str, pool, urls) -> dict:
     import torch
 
@@ -289,6 +408,11 @@ async def one_seed(a, seed: int, tmp: str, pool, urls) -> dict:
         s = MCTSSettings(simulations=a.simulations, children=a.children, depth=a.depth, max_steps=a.max_steps,
                          alpha=a.alpha if critic is not None else 1.0, temperature=temp, explore=a.explore,
                          explore_unit=a.explore_unit, keep_pages=a.keep_pages, first_play=a.first_play)
+        if a.rounds:  # "search" and "mcts": the rounds' search blocks summed; no ratio to a sampling block
+            run = RunDir(tmp, f"seed{seed}")
+            out.update(await seed_rounds(a, seed, policy, pool, train, evals, s, critic, temp, run))
+            out["mcts"] = out["search"]
+            return out
         out["mcts"], results = await searching(policy, pool, train, a.budget, s, critic, a.budget_cpu_s,
                                                a.search_steps)
         out["search"] = out["mcts"]  # issue 41's name for the block
@@ -302,14 +426,7 @@ async def one_seed(a, seed: int, tmp: str, pool, urls) -> dict:
         run = RunDir(tmp, f"seed{seed}")
         out["before"] = await success_on(policy, evals, a.max_steps, RunDir(run.path, "eval_before"))
         learner = LoRALearner(policy, LoRASettings(rank=8, alpha=16), OptimSettings(lr=a.lr), temperature=temp)
-        curve = []
-        for epoch in range(a.epochs):
-            for k in range(0, len(pairs), 32):
-                st = await asyncio.to_thread(learner.preference_update, [p for p, _ in pairs[k:k + 32]],
-                                             beta=a.beta)
-                curve.append({"epoch": epoch, "dpo_loss": round(st.extra.get("dpo_loss", 0.0), 4),
-                              "dpo_margin": round(st.extra.get("dpo_margin", 0.0), 4),
-                              "dpo_accuracy": round(st.extra.get("dpo_accuracy", 0.0), 3)})
+        curve = await dpo_update(learner, [p for p, _ in pairs], a.epochs, a.beta)
         out["dpo_curve"] = curve
         out["after"] = await success_on(policy, evals, a.max_steps, RunDir(run.path, "eval_after"))
         print(f"seed {seed}: {len(pairs)} pairs; success {out['before']['success']:.2f} -> "
@@ -346,12 +463,18 @@ async def main_async(a) -> dict:
             "sampling_successes_per_1k_steps": [r["sampling"]["per_1k_steps"] for r in S],
             "success_before_dpo": [r["before"]["success"] for r in S],
             "success_after_dpo": [r["after"]["success"] for r in S], "pairs": [r["pairs"] for r in S]}
+        if a.rounds:  # issue 41 item 3's bar: the sampled policy >= +30 points within 20 CPU-minutes a seed
+            out["summary"].update(
+                gain_points=[r["dpo"]["gain_points"] for r in S], cpu_min=[r["dpo"]["cpu_min"] for r in S],
+                sampled_success_curves=[[p["sampled_success"] for p in r["rounds_curve"]] for r in S],
+                search_success_curves=[[p["search_success"] for p in r["rounds_curve"]] for r in S])
     path.write_text(json.dumps(out, indent=1))
     print(f"wrote {path}")
     return out
 
 
-def main() -> None:
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    """The flags, checked before any site, browser or model starts: an hour's run must not stop on a flag."""
     p = argparse.ArgumentParser()
     p.add_argument("--family", default="omnizon.department")
     p.add_argument("--seeds", default="0,1,2")
@@ -385,11 +508,36 @@ def main() -> None:
                         "measured before on the same seed and budget)")
     p.add_argument("--explore-unit", choices=("choice", "reply", "value"), default="choice",
                    help="mcts.explore_unit: value draws a drawn reply's action, element and text each whole")
+    p.add_argument("--rounds", type=int, default=0,
+                   help="rounds of search -> pairs -> DPO update -> search with the updated policy (issue 41 item 3; "
+                        "0: one search and one update, sections 2-3)")
+    p.add_argument("--round-cpu-s", type=float, default=0.0, help="with --rounds: CPU seconds of search a round")
+    p.add_argument("--budget-cpu-total", type=float, default=0.0,
+                   help="with --rounds: CPU seconds of search and DPO updates a seed (evaluations apart; 0: no cap)")
+    p.add_argument("--pairs-from", choices=("all", "round"), default="all",
+                   help="with --rounds: a round's update trains on every pair so far (all) or on the round's own")
     p.add_argument("--out", default="mcts.json", help="file name under bench/results/")
-    a = p.parse_args()
+    a = p.parse_args(argv)
+    if a.rounds < 0:
+        p.error(f"--rounds must be >= 0, got {a.rounds}")
+    if a.rounds and a.round_cpu_s <= 0:
+        p.error("--rounds needs --round-cpu-s > 0 (CPU seconds of search a round)")
+    if a.rounds and a.restore_only:
+        p.error("--rounds runs seeds: not with --restore-only")
+    if a.rounds and a.epochs < 1:
+        p.error(f"--rounds needs --epochs >= 1 (passes over the pairs a round), got {a.epochs}")
+    if a.budget_cpu_total < 0:
+        p.error(f"--budget-cpu-total must be >= 0, got {a.budget_cpu_total}")
+    if not a.rounds and (a.round_cpu_s or a.budget_cpu_total or a.pairs_from != "all"):
+        p.error("--round-cpu-s, --budget-cpu-total and --pairs-from round are flags of --rounds: give --rounds")
     from learning_check import results_path
 
     a.path = results_path(a.out)  # before anything runs
+    return a
+
+
+def main() -> None:
+    a = parse_args()
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     asyncio.run(main_async(a))
 

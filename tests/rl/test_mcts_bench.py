@@ -1,0 +1,109 @@
+"""bench/mcts_bench.py's rounds mode (issue 41 item 3): its flags stop at the door, and its loop (search -> pairs ->
+DPO update -> the sampled policy) on stand-ins with known answers (no browser, no model)."""
+
+from __future__ import annotations
+
+import asyncio
+import importlib.util
+import sys
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+
+_spec = importlib.util.spec_from_file_location(
+    "mcts_bench", Path(__file__).resolve().parents[2] / "bench" / "mcts_bench.py")
+mb = importlib.util.module_from_spec(_spec)
+sys.modules.setdefault("mcts_bench", mb)
+_spec.loader.exec_module(mb)
+
+
+@pytest.mark.parametrize("args,message", [
+    (["--rounds", "2"], "--rounds needs --round-cpu-s > 0"),
+    (["--rounds", "-1"], "--rounds must be >= 0"),
+    (["--rounds", "2", "--round-cpu-s", "30", "--restore-only"], "not with --restore-only"),
+    (["--rounds", "2", "--round-cpu-s", "30", "--epochs", "0"], "--rounds needs --epochs >= 1"),
+    (["--rounds", "2", "--round-cpu-s", "30", "--budget-cpu-total", "-5"], "--budget-cpu-total must be >= 0"),
+    (["--round-cpu-s", "30"], "flags of --rounds"),
+    (["--pairs-from", "round"], "flags of --rounds")])
+def test_bad_rounds_flags_exit_before_any_run(args, message, capsys):
+    with pytest.raises(SystemExit) as e:
+        mb.parse_args(args)
+    assert e.value.code == 2 and message in capsys.readouterr().err
+
+
+def test_good_rounds_flags_parse():
+    a = mb.parse_args(["--rounds", "3", "--round-cpu-s", "60", "--budget-cpu-total", "1200", "--out", "x.json"])
+    assert (a.rounds, a.round_cpu_s, a.budget_cpu_total, a.pairs_from) == (3, 60.0, 1200.0, "all")
+    assert mb.parse_args([]).rounds == 0  # one round, as before
+
+
+class Stand:
+    """Stand-ins for one seed's steps on a CPU clock that only they move: a search spends what it is given (plus
+    1 s over, as a search's last episode does) and finds 2 pairs, an update 3 s, an evaluation 7 s; the sampled
+    success rises 0.25 an update."""
+
+    def __init__(self):
+        self.cpu, self.updates, self.trained, self.budgets, self.made = 0.0, 0, [], [], 0
+
+    def clock(self) -> float:
+        return self.cpu
+
+    async def search(self, cpu_s: float):
+        self.budgets.append(cpu_s)
+        self.cpu += cpu_s + 1
+        n = len(self.budgets)
+        block = {"env_steps": 10, "successes": 1, "episodes": 4, "solved_episodes": n, "restores": 2,
+                 "kept_restores": 1, "cpu_s": cpu_s + 1, "restore_s_mean": 0.5, "wall_s": 1.0, "critic": "progress",
+                 "solved_per_cpu_hour": 0.0, "per_1k_steps": 100.0}
+        return block, [(f"r{n}p{k}", {"margin": 0.5}) for k in range(2)]
+
+    def make_update(self):
+        self.made += 1
+
+        async def update(pairs):
+            self.cpu += 3
+            self.updates += 1
+            self.trained.append(list(pairs))
+            return [{"epoch": 0, "dpo_loss": round(0.7 - 0.1 * self.updates, 4)}]
+        return update
+
+    async def evaluate(self, name: str) -> dict:
+        self.cpu += 7
+        return {"success": 0.25 * self.updates, "episodes": 4, "errored": 0}
+
+
+def rounds(stand: Stand, **kw) -> dict:
+    a = SimpleNamespace(**{"rounds": 2, "round_cpu_s": 10.0, "budget_cpu_total": 0.0, "pairs_from": "all", **kw})
+    return asyncio.run(mb.search_dpo_rounds(a, 0, stand.search, stand.make_update, stand.evaluate, stand.clock))
+
+
+def test_two_rounds_make_a_curve_of_two_points_on_search_and_update_cpu():
+    s = Stand()
+    out = rounds(s)
+    c = out["rounds_curve"]
+    assert [p["round"] for p in c] == [1, 2] and s.made == 1  # one learner for both rounds
+    assert [p["cpu_s_total"] for p in c] == [14.0, 28.0]  # (10 + 1) search + 3 update a round; evaluations apart
+    assert [p["eval_cpu_s_total"] for p in c] == [14.0, 21.0]  # before, then one evaluation a round
+    assert [p["sampled_success"] for p in c] == [0.25, 0.5] and [p["search_success"] for p in c] == [0.25, 0.5]
+    assert [(p["pairs_round"], p["pairs_total"]) for p in c] == [(2, 2), (2, 4)]
+    assert [len(t) for t in s.trained] == [2, 4]  # --pairs-from all: every pair so far
+    assert [p["dpo_loss_last"] for p in c] == [0.6, 0.5]
+    assert out["before"]["success"] == 0.0 and out["after"]["success"] == 0.5
+    assert out["dpo"] == {"before": 0.0, "after": 0.5, "gain_points": 50.0, "cpu_min": round(28 / 60, 2),
+                          "eval_cpu_min": round(21 / 60, 2), "rounds": 2, "stopped": "rounds", "pairs_from": "all"}
+    assert out["search"]["episodes"] == 8 and out["search"]["solved_episodes"] == 3 and out["pairs"] == 4
+
+
+def test_pairs_from_round_trains_on_the_rounds_own_pairs():
+    s = Stand()
+    rounds(s, pairs_from="round")
+    assert s.trained == [["r1p0", "r1p1"], ["r2p0", "r2p1"]]
+
+
+def test_the_total_budget_stops_the_rounds_and_caps_the_last_search():
+    s = Stand()
+    out = rounds(s, rounds=5, budget_cpu_total=20.0)
+    # round 1 spends 14 s; round 2's search gets the 6 s left and its update runs past the cap; no round 3
+    assert s.budgets == [10.0, 6.0] and out["dpo"]["stopped"] == "budget" and len(out["rounds_curve"]) == 2
+    assert out["rounds_curve"][-1]["cpu_s_total"] == 24.0
