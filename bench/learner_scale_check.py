@@ -7,8 +7,9 @@ No hub weights here: random weights in Qwen3-VL-8B-Instruct's architecture (text
 Qwen pads its own), saved as a model directory and loaded by ``HFPolicy`` as HALO loads any. Prompts as the 8B modes
 build them (``PromptConfig()``: a 1280x720 screenshot -> 880 visual tokens, Qwen's tool-calling system prompt);
 replies sampled by the in-process sampler under the tool-call grammar; then ``LoRALearner.update`` (rank 32 on
-q/k/v/o, as ``configs/rl_config.yaml``) on them with GRPO advantages. Reports the sampler-vs-learner logprob gap and,
-per setting, peak GPU memory and seconds per update, or the out-of-memory error. The sampling time is HF
+q/k/v/o, as ``configs/rl_config.yaml``) on them with GRPO advantages. Reports the sampler-vs-learner logprob gap (the
+max over the first reply's tokens; the mean and max over the tokens of every reply drawn where the grammar left a
+choice) and, per setting, peak GPU memory and seconds per update, or the out-of-memory error. The sampling time is HF
 ``generate``'s, not vLLM's (which samples for the 8B modes). Writes ``bench/results/learner_scale_<device>.json``.
 
 Run (GPU): python bench/learner_scale_check.py --device cuda
@@ -161,6 +162,26 @@ async def run(a, path: Path) -> dict:
             lp = token_logprobs(pol.model, b, 1.0, m)[0, b.prompt_len - 1:b.prompt_len - 1 + len(s.token_ids)]
         out["max_logprob_gap_sampler_vs_learner"] = max(abs(float(x) - y) for x, y in
                                                         zip(lp.float().cpu(), s.sampler_logprobs))
+        gaps = []  # every reply's: |learner - sampler| at each token drawn where the grammar left a choice
+        vocab = pol.model.get_output_embeddings().weight.shape[0]
+        with torch.no_grad():  # a prompt's replies in one forward, as the learner packs them
+            for (o, p), samples in zip(reqs, outs):
+                rows = [s for s in samples if s.token_ids and s.sampler_logprobs is not None]
+                if not rows:
+                    continue
+                b = training_batch(pol.encode(p), [s.token_ids for s in rows], pol.pad_id)
+                L = max(len(s.token_ids) for s in rows)
+                m = torch.zeros((len(rows), L, vocab))
+                for r, s in enumerate(rows):
+                    g = pol.grammar_mask(s.grammar, s.token_ids)
+                    m[r, :g.shape[0]] = g
+                lp = token_logprobs(pol.model, b, 1.0, m)[:, b.prompt_len - 1:b.prompt_len - 1 + L].float().cpu()
+                choice = torch.isfinite(m).sum(-1) > 1
+                gaps += [abs(float(lp[r, j]) - s.sampler_logprobs[j]) for r, s in enumerate(rows)
+                         for j in range(len(s.token_ids)) if choice[r, j]]
+        out["choice_tokens"] = len(gaps)
+        out["mean_logprob_gap_sampler_vs_learner"] = statistics.fmean(gaps) if gaps else None
+        out["max_logprob_gap_all_replies"] = max(gaps, default=None)
         path.write_text(json.dumps(out, indent=1) + "\n")
         learner = LoRALearner(pol, LoRASettings(rank=32, alpha=64), OptimSettings(lr=1e-6, max_tokens=a.max_tokens))
         out["trainable_params_m"] = round(learner.trainable_parameters / 1e6, 2)
