@@ -1,0 +1,156 @@
+"""Where a ladder stalls, read from its evaluations' saved episodes: per task family, how far the episodes got (the
+family's progress potential, paid step by step as ``reward_parts.progress``) and what the policy did at the step it
+stopped advancing: a click (on what), a fill (into which field, a value the instance types or not), the end of the
+episode. Issue 40 asks, when the ladder misses its bar, which rung, which step, and whether a typed value or a click
+was wrong: this answers the last two from the episodes a learning check evaluated after training.
+
+Input: evaluation run directories (``episodes/*.jsonl``, as ``halo eval`` and ``bench/learning_check.py`` write
+them), or a directory holding several (``eval_after_test``, ``eval_after_<family>`` ...). Only task-family episodes
+are profiled (REAL's own tasks name no instance's values).
+
+Run: .venv/bin/python bench/ladder_stalls.py RUN_DIR [RUN_DIR ...] [--out ladder_stalls.json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections import Counter
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "bench"))
+
+
+def episode_files(dirs: list[Path]) -> list[Path]:
+    """Every saved episode under the given directories (an evaluation's ``episodes/`` or folders holding them)."""
+    files = sorted({f for d in dirs for f in d.rglob("episodes/*.jsonl")})
+    if not files:
+        raise SystemExit(f"no episodes/*.jsonl under {', '.join(map(str, dirs))}")
+    return files
+
+
+def read_episode(path: Path) -> tuple[list[dict], dict]:
+    """(step records, the episode record) of one saved episode."""
+    steps, ep = [], {}
+    for line in path.read_text().splitlines():
+        rec = json.loads(line)
+        if rec.get("type") == "step":
+            steps.append(rec)
+        elif rec.get("type") == "episode":
+            ep = rec
+    return steps, ep
+
+
+def family_of(task_id: str) -> tuple[str, int] | None:
+    """``gomail.send-12`` -> (``gomail.send``, 12) where that is a registered family; None for REAL's tasks."""
+    from halo.tasks.families import get_family
+
+    name, _, index = task_id.rpartition("-")
+    try:
+        get_family(name)
+        return name, int(index)
+    except (KeyError, ValueError):
+        return None
+
+
+def describe(step: dict | None, want: set[str]) -> str:
+    """The action a stalled episode took, in a few words: ``fill Subject: right value``, ``click Send``."""
+    from halo.tasks.families.base import norm
+
+    if step is None:
+        return "no step (the episode ended)"
+    a = step.get("action") or {}
+    if not a:
+        return "unparsed reply"
+    target = (step.get("target") or {}).get("element") or {}
+    name = " ".join(str(target.get("name") or a.get("element") or "?").split())[:32]
+    kind = a.get("action", "?")
+    if kind in ("fill", "type", "select_option", "press"):
+        value = a.get("value") or a.get("text") or ""
+        return f"{kind} {name}: {'right' if norm(value) in want else 'wrong'} value"
+    if kind == "click":
+        return f"click {name}" + (" (error)" if step.get("error") else "")
+    return kind
+
+
+def profile(files: list[Path]) -> dict:
+    """Per family: episodes, successes, the progress reached (a histogram of each failed episode's best), and the
+    action at the step a failed episode stopped advancing (the step after its last progress), most common first;
+    beside it every fill's value right or wrong and where it went."""
+    from halo.tasks.families import get_family
+    from halo.tasks.families.base import norm
+
+    fams: dict[str, dict] = {}
+    for path in files:
+        steps, ep = read_episode(path)
+        fi = family_of(ep.get("task_id", ""))
+        if fi is None:
+            continue
+        name, index = fi
+        fam = get_family(name)
+        want = {norm(v) for v in fam.typed(fam.instance(index).params)}
+        f = fams.setdefault(name, {"episodes": 0, "successes": 0, "reached": Counter(), "stalled_at": Counter(),
+                                   "stall_step": Counter(), "fills": Counter()})
+        f["episodes"] += 1
+        for s in steps:
+            a = s.get("action") or {}
+            if a.get("action") == "fill":
+                field = " ".join(str(((s.get("target") or {}).get("element") or {}).get("name") or "?").split())
+                ok = norm(a.get("value") or "") in want
+                f["fills"][f"{field[:24]}: {'right' if ok else 'wrong'}"] += 1
+        if ep.get("success"):
+            f["successes"] += 1
+            continue
+        progress, best, last = 0.0, 0.0, -1
+        for i, s in enumerate(steps):
+            d = float((s.get("reward_parts") or {}).get("progress", 0.0))
+            progress += d
+            if d > 0:
+                last = i
+            best = max(best, progress)
+        f["reached"][f"{best:.2f}"] += 1
+        k = last + 1
+        f["stall_step"][k] += 1
+        f["stalled_at"][describe(steps[k] if k < len(steps) else None, want)] += 1
+    out = {}
+    for name, f in sorted(fams.items()):
+        fails = f["episodes"] - f["successes"]
+        out[name] = {"episodes": f["episodes"], "success": round(f["successes"] / f["episodes"], 4),
+                     "failed": fails,
+                     "progress_reached": dict(sorted(f["reached"].items())),
+                     "stall_step": {str(k): v for k, v in sorted(f["stall_step"].items())},
+                     "stalled_at": dict(f["stalled_at"].most_common(8)),
+                     "fills": dict(f["fills"].most_common(10))}
+    return out
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("dirs", nargs="+", type=Path, help="evaluation run directories, or folders holding them")
+    p.add_argument("--out", default="", help="a file name under bench/results/ (none: print only)")
+    a = p.parse_args()
+    path = None
+    if a.out:
+        from learning_check import results_path
+
+        path = results_path(a.out)
+    missing = [str(d) for d in a.dirs if not d.is_dir()]
+    if missing:
+        raise SystemExit(f"not a directory: {', '.join(missing)}")
+    res = profile(episode_files(a.dirs))
+    if not res:
+        raise SystemExit("no task-family episodes found (REAL's own tasks are not profiled)")
+    for name, f in res.items():
+        print(f"{name}: {f['episodes']} episodes, success {f['success']:.2f}; failed episodes' best progress "
+              f"{f['progress_reached']}; stalled at step {f['stall_step']}")
+        for what, n in f["stalled_at"].items():
+            print(f"    {n:3d}  {what}")
+    if path is not None:
+        path.write_text(json.dumps({"dirs": [str(d) for d in a.dirs], "families": res}, indent=1) + "\n")
+        print(f"wrote {path}")
+
+
+if __name__ == "__main__":
+    main()
