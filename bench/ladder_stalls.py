@@ -55,6 +55,12 @@ def family_of(task_id: str) -> tuple[str, int] | None:
         return None
 
 
+def target_name(step: dict) -> str:
+    """The acted-on element's accessible name as the step record saved it (its id where it has none)."""
+    target = (step.get("target") or {}).get("element") or {}
+    return " ".join(str(target.get("name") or (step.get("action") or {}).get("element") or "?").split())
+
+
 def describe(step: dict | None, want: set[str]) -> str:
     """The action a stalled episode took, in a few words: ``fill Subject: right value``, ``click Send``."""
     from halo.tasks.families.base import norm
@@ -64,8 +70,7 @@ def describe(step: dict | None, want: set[str]) -> str:
     a = step.get("action") or {}
     if not a:
         return "unparsed reply"
-    target = (step.get("target") or {}).get("element") or {}
-    name = " ".join(str(target.get("name") or a.get("element") or "?").split())[:32]
+    name = target_name(step)[:32]
     kind = a.get("action", "?")
     if kind in ("fill", "type", "select_option", "press"):
         value = a.get("value") or a.get("text") or ""
@@ -79,7 +84,8 @@ def profile(files: list[Path]) -> dict:
     """Per family: episodes, successes, the progress reached (a histogram of each failed episode's best), and the
     action at the step a failed episode stopped advancing (the step after its last progress), most common first;
     beside it every fill's value right or wrong and where it went."""
-    from halo.tasks.families import get_family
+    from learning_check import wanted_values
+
     from halo.tasks.families.base import norm
 
     fams: dict[str, dict] = {}
@@ -89,17 +95,15 @@ def profile(files: list[Path]) -> dict:
         if fi is None:
             continue
         name, index = fi
-        fam = get_family(name)
-        want = {norm(v) for v in fam.typed(fam.instance(index).params)}
+        want = wanted_values(name, index)
         f = fams.setdefault(name, {"episodes": 0, "successes": 0, "reached": Counter(), "stalled_at": Counter(),
                                    "stall_step": Counter(), "fills": Counter()})
         f["episodes"] += 1
         for s in steps:
             a = s.get("action") or {}
             if a.get("action") == "fill":
-                field = " ".join(str(((s.get("target") or {}).get("element") or {}).get("name") or "?").split())
                 ok = norm(a.get("value") or "") in want
-                f["fills"][f"{field[:24]}: {'right' if ok else 'wrong'}"] += 1
+                f["fills"][f"{target_name(s)[:24]}: {'right' if ok else 'wrong'}"] += 1
         if ep.get("success"):
             f["successes"] += 1
             continue

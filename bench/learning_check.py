@@ -84,15 +84,22 @@ def typed_right(task, episode) -> tuple[int, int]:
     """(typed values, right ones) of an episode: right when the value is one the instance's solution types
     (``Family.typed``: a subject, a message, a label; case and spacing ignored). A REAL task (``--transfer``) names
     no solution's values: (0, 0)."""
-    from halo.tasks.families import get_family
     from halo.tasks.families.base import norm
 
     if not getattr(task, "family", ""):
         return 0, 0
-    fam = get_family(task.family)
-    want = {norm(v) for v in fam.typed(fam.instance(task.index).params)}
+    want = wanted_values(task.family, task.index)
     vals = [v for st in episode.steps for v in typed_values(st)]
     return len(vals), sum(norm(v) in want for v in vals)
+
+
+def wanted_values(family: str, index: int) -> set[str]:
+    """The values instance ``index`` of ``family`` types in its solution (``Family.typed``), normalised (``norm``)."""
+    from halo.tasks.families import get_family
+    from halo.tasks.families.base import norm
+
+    fam = get_family(family)
+    return {norm(v) for v in fam.typed(fam.instance(index).params)}
 
 
 async def success_on(sampler, tasks, episodes: int, max_steps: int, run, temperature: float | None = None) -> dict:
