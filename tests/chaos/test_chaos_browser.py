@@ -35,6 +35,9 @@ async def test_reset_after_the_zygote_was_killed_kills_the_tree_and_relaunches(c
     env = BrowserEnv(pool, reuse_context=False)
     task = page_task(f"{pages}/actions.html")
     await env.reset(task)
+    # counted from here: under load the first new page of a cold browser can itself miss the chaos tests' short
+    # deadline and be restarted (seen in CI: that restart is the fix working, not this test's subject)
+    restarts, launches = pool.restarts, pool.launches
     before = _tree(pool)
     assert {k for _, k in before} >= {"main", "zygote"}
     assert len(pool.browser_pids()) == len(before) > 1  # browser_pids finds the descendants too
@@ -42,7 +45,7 @@ async def test_reset_after_the_zygote_was_killed_kills_the_tree_and_relaunches(c
     t0 = time.perf_counter()
     obs = await asyncio.wait_for(env.reset(task), 60)  # hung forever before the fix
     assert time.perf_counter() - t0 < 30
-    assert "Count" in obs.axtree and pool.restarts == 1 and pool.launches == 2
+    assert "Count" in obs.axtree and pool.restarts == restarts + 1 and pool.launches == launches + 1
     old = {p for p, _ in before}
     assert not old & {p for p, _ in _tree(pool)}  # every process of the old browser is gone
     assert not any(p.is_running() and p.status() != "zombie" for p in map(_proc, old) if p)
@@ -56,18 +59,19 @@ async def test_a_recycling_env_keeps_working_after_the_zygote_was_killed(chaos_p
     (a new env) then finds the browser unable to start pages, and reset kills and relaunches it, after which the
     recycling env's next reset opens a fresh context on the new browser."""
     pool = chaos_pool
-    restarts = pool.restarts
     env = BrowserEnv(pool)
     task = page_task(f"{pages}/actions.html")
     await env.reset(task)
+    # counted after the first reset, which a cold browser under load may itself restart
+    restarts, opened = pool.restarts, env.contexts_opened
     assert kill_one(_tree(pool), random.Random(1), "zygote") == "zygote"
     obs = await asyncio.wait_for(env.reset(task), 60)
-    assert "Action test page" in obs.axtree and env.contexts_opened == 1
+    assert "Action test page" in obs.axtree and env.contexts_opened == opened
     other = BrowserEnv(pool)
     obs = await asyncio.wait_for(other.reset(task), 60)
     assert "Action test page" in obs.axtree and pool.restarts == restarts + 1
     obs = await asyncio.wait_for(env.reset(task), 60)  # its context died with the old browser: a fresh one
-    assert "Action test page" in obs.axtree and env.contexts_opened == 2
+    assert "Action test page" in obs.axtree and env.contexts_opened == opened + 1
     r = await env.step(A.Wait(0))
     assert not r.done and r.info.error is None
     await asyncio.gather(env.close(), other.close())
