@@ -192,7 +192,7 @@ async def one_seed(a, seed: int, tmp: str) -> dict:
                   run_name=f"learn-seed{seed}", runs_dir=tmp,
                   overrides=(*mode_flags(model=str(d), seed=seed, element_roles=a.element_roles,
                                          phrase_words=a.phrase_words, fields=a.fields,
-                                         fields_layout=a.fields_layout,
+                                         fields_layout=a.fields_layout, element_ids=a.element_ids,
                                          actions=a.actions.split(",") if a.actions else None),
                              *flags("grpo", {
                                  "iterations": a.max_iterations, "group_size": a.group, "max_steps": a.max_steps,
@@ -429,6 +429,9 @@ def main() -> None:
     p.add_argument("--fields-layout", choices=("inline", "split"), default=None,
                    help="the mode's prompt.fields_layout (split: a line of filled fields, a line of empty ones); "
                         "default the mode's")
+    p.add_argument("--element-ids", choices=("page", "stable"), default=None,
+                   help="the mode's prompt.element_ids (stable: each element under an id from its role and name, the "
+                        "same on every page; page: the env's counters); default the mode's")
     p.add_argument("--phrase-words", type=int, default=None,
                    help="the mode's prompt.phrase_words (longest goal word span); default the mode's")
     p.add_argument("--mode", default="tiny", help="the policy mode (tiny; tiny_text: typed text among the goal's "

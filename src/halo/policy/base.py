@@ -17,6 +17,7 @@ from pydantic import Field
 from halo.config.settings import AtLeast1, NonNegative, NonNegativeInt, Why, settings
 from halo.env.actions import Action
 from halo.env.types import Observation
+from halo.policy.element_ids import AliasedObservation, aliased, to_real
 from halo.policy.parse import ParseResult, parse_action
 from halo.policy.prompt import Prompt, PromptConfig, build_prompt
 
@@ -87,8 +88,14 @@ class PolicyBackend(ABC):
         self.decoding = decoding or DecodingConfig()
         self.prompt_config = prompt or PromptConfig()
 
+    def view(self, obs: Observation) -> Observation:
+        """``obs`` as this policy reads it: under ``prompt.element_ids: stable`` with stable element ids
+        (halo.policy.element_ids), else itself. Every method below reads the view, so the prompt, the grammar, the
+        explorer and the parse agree, and ``_sample`` maps the chosen element back to the env's id."""
+        return aliased(obs, self.prompt_config.element_ids)
+
     def build_prompt(self, obs: Observation) -> Prompt:
-        return build_prompt(obs, self.prompt_config)
+        return build_prompt(self.view(obs), self.prompt_config)
 
     def grammar_key(self, obs: Observation) -> str:
         """The key of the action grammar a constrained reply to ``obs`` is held to (``Completion.grammar``): the page's
@@ -97,7 +104,7 @@ class PolicyBackend(ABC):
 
         from halo.policy.action_space import page_schema
 
-        return json.dumps(page_schema(obs, self.prompt_config))
+        return json.dumps(page_schema(self.view(obs), self.prompt_config))
 
     @abstractmethod
     async def complete(self, prompt: Prompt, obs: Observation, n: int, temperature: float) -> list[Completion]:
@@ -113,10 +120,12 @@ class PolicyBackend(ABC):
         if n < 1:
             raise ValueError(f"n must be >= 1, got {n}")
         t = self.decoding.temperature if temperature is None else temperature
+        obs = self.view(obs)
         return [self._sample(c, obs) for c in await self.complete(prompt, obs, n, t)]
 
     async def sample_single(self, obs: Observation) -> Sample:
         """The greedy reply (temperature 0)."""
+        obs = self.view(obs)
         prompt = self.build_prompt(obs)
         return self._sample((await self.complete(prompt, obs, 1, 0.0))[0], obs)
 
@@ -128,6 +137,8 @@ class PolicyBackend(ABC):
             cfg = self.prompt_config
             parsed = dataclasses.replace(parsed, action=resolve_refs(parsed.action, obs, cfg.text_max_chars,
                                                                      cfg.phrase_words))
+        if parsed.action is not None and isinstance(obs, AliasedObservation):  # the env's id of the chosen element
+            parsed = dataclasses.replace(parsed, action=to_real(parsed.action, obs))
         return Sample(text=c.text, parsed=parsed, token_ids=c.token_ids, logprobs=c.logprobs,
                       finish_reason=c.finish_reason, prompt_tokens=c.prompt_tokens,
                       sampler_logprobs=c.sampler_logprobs, grammar=c.grammar, explored=c.explored,

@@ -81,6 +81,9 @@ class PromptConfig:
     # what is left to type is a few words of its own next to the goal, the same tokens in every instance (a small
     # model told a half-written form from a whole one only by a field's value changing from '' to some words)
     fields_layout: Literal["inline", "split"] = "inline"
+    # page: the env's ids (page order: a chip before a form shifts every id after it); stable: each element under an
+    # id from its role and name, the same on every page it is on (halo.policy.element_ids)
+    element_ids: Literal["page", "stable"] = "page"
 
     def __post_init__(self) -> None:
         from halo.policy.action_space import ELEMENT_FILTERS, ELEMENT_ROLES, MAX_PHRASE_WORDS, TEXT_SOURCES

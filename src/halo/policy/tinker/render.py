@@ -16,6 +16,7 @@ from typing import Any
 
 from halo.env.types import Observation
 from halo.errors import ConfigError
+from halo.policy.element_ids import aliased
 from halo.policy.prompt import Prompt, PromptConfig, build_prompt
 from halo.policy.tinker.models import DEFAULT_RENDERER, load_image_processor, recommended_renderer_or
 
@@ -52,7 +53,7 @@ def render_prompt(renderer: Any, prompt: Prompt):
 
 def render_observation(renderer: Any, obs: Observation, cfg: PromptConfig):
     """``(ModelInput, Prompt)`` for one observation; the prompt is kept for logs and for local scoring."""
-    prompt = build_prompt(obs, cfg)
+    prompt = build_prompt(aliased(obs, cfg.element_ids), cfg)
     return render_prompt(renderer, prompt), prompt
 
 

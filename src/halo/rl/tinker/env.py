@@ -22,6 +22,7 @@ import tinker
 from halo.env.env import BrowserEnv
 from halo.env.types import Observation
 from halo.errors import ConfigError, HaloError
+from halo.policy.element_ids import aliased, to_real
 from halo.policy.parse import parse_action
 from halo.policy.prompt import PromptConfig
 from halo.policy.tinker.render import decode_action, render_observation
@@ -100,7 +101,10 @@ class BrowserTinkerEnv(Env):
         obs, s = self.obs, self.settings
         self.turn += 1
         text, ended = decode_action(self.renderer, list(action))
-        parsed = parse_action(text, obs)
+        view = aliased(obs, s.prompt.element_ids)  # the ids the rendered prompt showed
+        parsed = parse_action(text, view)
+        if parsed.action is not None:
+            parsed = dataclasses.replace(parsed, action=to_real(parsed.action, view))
         metrics: dict[str, float | int] = {"turn": self.turn, "parsed": int(parsed.ok),
                                            "repaired": int(bool(parsed.repairs)), "reply_cut": int(not ended),
                                            "ac_tokens": len(action)}
