@@ -67,6 +67,8 @@ def test_the_aliased_observation_carries_stable_ids_everywhere_the_policy_reads_
     assert to_real(A.GoBack(), view) == A.GoBack() and to_real(A.Click(real["Send"]), obs) == A.Click(real["Send"])
     with pytest.raises(ValueError):
         aliased(obs, "names")
+    with pytest.raises(ValueError):
+        PromptConfig(element_ids="names")
 
 
 @pytest.mark.parametrize("chip", [True, False])
