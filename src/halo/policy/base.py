@@ -17,7 +17,7 @@ from pydantic import Field
 from halo.config.settings import AtLeast1, NonNegative, NonNegativeInt, Why, settings
 from halo.env.actions import Action
 from halo.env.types import Observation
-from halo.policy.element_ids import AliasedObservation, aliased, to_real
+from halo.policy.element_ids import aliased, to_real
 from halo.policy.parse import ParseResult, parse_action
 from halo.policy.prompt import Prompt, PromptConfig, build_prompt
 
@@ -137,7 +137,7 @@ class PolicyBackend(ABC):
             cfg = self.prompt_config
             parsed = dataclasses.replace(parsed, action=resolve_refs(parsed.action, obs, cfg.text_max_chars,
                                                                      cfg.phrase_words))
-        if parsed.action is not None and isinstance(obs, AliasedObservation):  # the env's id of the chosen element
+        if parsed.action is not None:  # the env's id of the chosen element (unchanged where ids are the env's)
             parsed = dataclasses.replace(parsed, action=to_real(parsed.action, obs))
         return Sample(text=c.text, parsed=parsed, token_ids=c.token_ids, logprobs=c.logprobs,
                       finish_reason=c.finish_reason, prompt_tokens=c.prompt_tokens,
