@@ -207,8 +207,10 @@ async def one_seed(a, seed: int, tmp: str) -> dict:
                                  "explore_per_episode": a.explore_per_episode, "hindsight": a.hindsight,
                                  "hindsight_per_episode": a.hindsight_per_episode,
                                  "curriculum": a.curriculum, "ladder_unlock": a.ladder_unlock,
+                                 "ladder_goal": a.ladder_goal,
                                  "family_steps": a.family_steps, "max_staleness": a.max_staleness}),
                              *flags("lora", {"rank": a.lora_rank, "alpha": 2 * a.lora_rank,
+                                             "target_modules": a.lora_targets.split(","),
                                              "modules_to_save": ["lm_head"] if a.train_head else []})))
     setup = await setup_grpo(job)
     hist: list[dict] = []
@@ -389,6 +391,9 @@ def main() -> None:
     p.add_argument("--lr-final", type=float, default=None,
                    help="lr at the end of the budget (linear); default constant")
     p.add_argument("--lora-rank", type=int, default=8)
+    p.add_argument("--lora-targets", default="q_proj,k_proj,v_proj,o_proj",
+                   help="the language model's projections the adapter wraps, comma-separated (add gate_proj,up_proj,"
+                        "down_proj for the MLPs)")
     p.add_argument("--train-head", action=argparse.BooleanOptionalAction, default=True,
                    help="train lm_head in full beside the adapter (a random head caps the logit gaps LoRA can make)")
     p.add_argument("--advantage", default="step")
@@ -446,6 +451,8 @@ def main() -> None:
                         "family; GRPOSettings.family_steps)")
     p.add_argument("--ladder-unlock", type=float, default=0.5,
                    help="the frontier rung's recent success that opens the next (GRPOSettings.ladder_unlock)")
+    p.add_argument("--ladder-goal", type=float, default=0.0,
+                   help="the share of draws the top rung takes before it opens (GRPOSettings.ladder_goal)")
     p.add_argument("--greedy", action=argparse.BooleanOptionalAction, default=True,
                    help="also evaluate at temperature 0 before and after (reported beside; the target is sampled)")
     p.add_argument("--out", default="learning_check.json", help="file name under bench/results/")

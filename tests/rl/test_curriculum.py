@@ -110,3 +110,21 @@ def test_a_ladder_reviews_a_slipping_rung_more_than_one_that_holds():
     assert w["r.top"] == pytest.approx(0.7)
     drawn = [t.family for t in lad.draw(2000, 2)]
     assert drawn.count("r.one") > 5 * drawn.count("r.two") > 0
+
+
+def test_a_ladders_goal_share_draws_the_top_rung_before_it_opens_and_no_longer_once_it_has():
+    """``goal``: the top rung's first steps are on no lower rung (a reverse curriculum starts every rung later in the
+    goal's episode), so it takes that share from the start; once it is the frontier it takes the frontier's share."""
+    tasks = [*fam_tasks("g.one"), *fam_tasks("g.two"), *fam_tasks("g.top")]
+    lad = make_sampler(tasks, "ladder", CurriculumSettings(window=8, unlock=0.5, review=0.3, goal=0.1), seed=1)
+    assert lad.weights() == pytest.approx({"g.one": 0.9, "g.two": 0.0, "g.top": 0.1})
+    drawn = Counter(t.family for t in lad.draw(2000, 0))
+    assert set(drawn) == {"g.one", "g.top"} and 120 < drawn["g.top"] < 280
+    lad.record(tasks[10], [True] * 8)  # the goal's own successes open nothing: the ladder climbs from its frontier
+    assert lad.open == 1
+    lad.record(tasks[0], [True] * 8)
+    assert lad.weights() == pytest.approx({"g.one": 0.3, "g.two": 0.6, "g.top": 0.1})
+    lad.record(tasks[5], [True] * 8)
+    assert lad.open == 3 and lad.weights()["g.top"] == pytest.approx(0.7)  # the frontier now: no extra share
+    with pytest.raises(ConfigError, match="goal share"):
+        CurriculumSettings(review=0.3, goal=0.7)

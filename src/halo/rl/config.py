@@ -93,6 +93,7 @@ class GRPOSettings:
     curriculum_window: AtLeast1 = 32  # recent episodes per family estimating its success
     ladder_unlock: Fraction = 0.5  # ladder: the frontier's recent success that opens the next rung
     ladder_review: Fraction = 0.3  # ladder: the share of draws the rungs below the frontier take
+    ladder_goal: Fraction = 0.0  # ladder: the share of draws the top rung takes before it opens (its first steps)
     # a task family's episode takes at most the steps its family needs (1 for a one-step family, 6 for 2-4, 10 for 5+),
     # never more than max_steps: a ladder's low rungs stay short while its top one gets the steps it needs
     family_steps: bool = False

@@ -11,7 +11,10 @@ REAL-length one, and climbs it: at first only the lowest rung is drawn; the next
 one succeeds ``unlock`` of its last ``window`` episodes (at least half a window seen). The highest open rung (the
 frontier) takes ``1 - review`` of the draws, the rungs below share ``review`` so that what was learned is kept: each
 in proportion to its recent failure rate plus ``REVIEW_FLOOR`` (a rung that slips as the frontier's updates
-overwrite it is drawn more, one that holds is still drawn).
+overwrite it is drawn more, one that holds is still drawn). With ``goal`` > 0 the top rung (the goal itself) takes
+that share of the draws from the start, before it opens: in a reverse curriculum every rung below starts later in
+the goal's episode, so the goal's first steps (GoMail's Compose from the inbox) are practised on no rung; its
+episodes pay the progress they make (the dense reward), which teaches those steps while the ladder climbs.
 """
 
 from __future__ import annotations
@@ -33,12 +36,16 @@ class CurriculumSettings:
     floor: float = 0.02  # every family keeps this weight (mastered families are revisited, unseen ones tried)
     unlock: float = 0.5  # ladder: the frontier's recent success that opens the next rung
     review: float = 0.3  # ladder: the share of draws the rungs below the frontier take
+    goal: float = 0.0  # ladder: the share of draws the top rung takes before it opens (its first steps practised)
 
     def __post_init__(self) -> None:
         if self.window < 1:
             raise ConfigError(f"curriculum window must be >= 1, got {self.window}")
         if not 0 <= self.floor <= 1:
             raise ConfigError(f"curriculum floor must be in [0, 1], got {self.floor}")
+        if not 0 <= self.goal < 1 or self.review + self.goal >= 1:
+            raise ConfigError(f"ladder goal share must be in [0, 1) and leave the frontier a share beside review "
+                              f"{self.review}, got {self.goal}")
 
 
 class RoundRobin:
@@ -132,8 +139,10 @@ class Ladder(Curriculum):
 
     def weights(self) -> dict[str, float]:
         below = self.open - 1
+        goal = self.s.goal if self.open < len(self.families) else 0.0  # the top rung drawn before it opens
         out = {f: 0.0 for f in self.families}
-        out[self.families[below]] = 1.0 - (self.s.review if below else 0.0)
+        out[self.families[below]] = 1.0 - (self.s.review if below else 0.0) - goal
+        out[self.families[-1]] += goal
         recent = {f: self.success(f) for f in self.families[:below]}
         need = {f: 1.0 - (0.5 if p is None else p) + REVIEW_FLOOR for f, p in recent.items()}
         for f in self.families[:below]:  # a rung that is slipping is reviewed more than one that holds

@@ -183,7 +183,8 @@ class GRPOTrainer:
         self.envs = envs  # envs to roll out on instead of browsers of ``pool`` (a driver's own, or a test's)
         self.sampler = make_sampler(self.tasks, settings.curriculum,
                                     CurriculumSettings(settings.curriculum_window, unlock=settings.ladder_unlock,
-                                                       review=settings.ladder_review), settings.seed)
+                                                       review=settings.ladder_review, goal=settings.ladder_goal),
+                                    settings.seed)
         self.replay = SelfImitation(settings.self_imitation, settings.self_imitation_capacity,
                                     settings.curriculum_window, settings.seed) if settings.self_imitation else None
         if settings.explore:
