@@ -115,3 +115,23 @@ def test_the_tiny_models_prompt_grammar_and_replies_use_stable_ids(tiny_model):
             assert named in back and s.action.element == back[named]
             clicked += 1
     assert clicked
+
+
+def test_one_reply_reading_resolves_goal_refs_and_maps_stable_ids_back():
+    """``parse_to_env`` is how the policy backends and Tinker's env both read a reply: a ``#n`` goal reference becomes
+    the phrase, the stable id the env's own; a reply naming an id the view lacks is a parse error, not a guess."""
+    from halo.policy.parse import parse_to_env
+    from halo.policy.prompt import tool_call_text
+
+    els = compose(True)
+    real = by_name(els)
+    obs = make_obs(elements=els, goal='Email Peter with the subject "Budget" saying "See you at 3 PM."')
+    cfg = PromptConfig(element_ids="stable", text="goal_refs")
+    view = aliased(obs, "stable")
+    subject = stable_ids(els)[real["Subject"]]
+    got = parse_to_env(tool_call_text(A.Fill(subject, "#1")), view, cfg)
+    assert got.action == A.Fill(real["Subject"], "Budget")
+    plain = parse_to_env(tool_call_text(A.Fill(subject, "#1")), view, dataclasses.replace(cfg, text="goal"))
+    assert plain.action == A.Fill(real["Subject"], "#1")  # typed as written where refs are not the mode's
+    missing = parse_to_env(tool_call_text(A.Click("1000")), view, cfg)
+    assert missing.action is None and missing.error

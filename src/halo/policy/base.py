@@ -7,7 +7,6 @@ of the distribution it sampled from: ``log_softmax(logits / temperature)`` (``te
 
 from __future__ import annotations
 
-import dataclasses
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from typing import Annotated
@@ -17,8 +16,8 @@ from pydantic import Field
 from halo.config.settings import AtLeast1, NonNegative, NonNegativeInt, Why, settings
 from halo.env.actions import Action
 from halo.env.types import Observation
-from halo.policy.element_ids import aliased, to_real
-from halo.policy.parse import ParseResult, parse_action
+from halo.policy.element_ids import aliased
+from halo.policy.parse import ParseResult, parse_to_env
 from halo.policy.prompt import Prompt, PromptConfig, build_prompt
 
 
@@ -130,15 +129,7 @@ class PolicyBackend(ABC):
         return self._sample((await self.complete(prompt, obs, 1, 0.0))[0], obs)
 
     def _sample(self, c: Completion, obs: Observation) -> Sample:
-        parsed = parse_action(c.text, obs)
-        if self.prompt_config.text == "goal_refs" and parsed.action is not None:  # "#2": the goal's second phrase
-            from halo.policy.action_space import resolve_refs
-
-            cfg = self.prompt_config
-            parsed = dataclasses.replace(parsed, action=resolve_refs(parsed.action, obs, cfg.text_max_chars,
-                                                                     cfg.phrase_words))
-        if parsed.action is not None:  # the env's id of the chosen element (unchanged where ids are the env's)
-            parsed = dataclasses.replace(parsed, action=to_real(parsed.action, obs))
+        parsed = parse_to_env(c.text, obs, self.prompt_config)  # goal refs resolved, the env's element ids
         return Sample(text=c.text, parsed=parsed, token_ids=c.token_ids, logprobs=c.logprobs,
                       finish_reason=c.finish_reason, prompt_tokens=c.prompt_tokens,
                       sampler_logprobs=c.sampler_logprobs, grammar=c.grammar, explored=c.explored,

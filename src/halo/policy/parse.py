@@ -55,6 +55,25 @@ def parse_action(text: Any, obs: Observation | None = None) -> ParseResult:
                            tuple(repairs))
 
 
+def parse_to_env(text: Any, view: Observation, cfg: Any) -> ParseResult:
+    """One reply as every consumer reads it (the policy backends and Tinker's env): parsed against ``view`` (the
+    observation the prompt showed, ids aliased under ``prompt.element_ids: stable``), each ``goal_refs`` reference
+    (``#2``) resolved to the goal phrase it names, the chosen element mapped back to the env's id. ``cfg``: the
+    mode's ``PromptConfig``."""
+    import dataclasses
+
+    from halo.policy.action_space import resolve_refs
+    from halo.policy.element_ids import to_real
+
+    parsed = parse_action(text, view)
+    if parsed.action is None:
+        return parsed
+    action = parsed.action
+    if cfg.text == "goal_refs":
+        action = resolve_refs(action, view, cfg.text_max_chars, cfg.phrase_words)
+    return dataclasses.replace(parsed, action=to_real(action, view))
+
+
 def _fail(msg: str, repairs: list[str], call: dict | None = None) -> ParseResult:
     return ParseResult(None, _cap(msg), tuple(dict.fromkeys(repairs)), call)
 
@@ -505,4 +524,4 @@ def _coordinate(c: Any, repairs: list[str]) -> Any:
     return list(c)
 
 
-__all__ = ["ParseResult", "parse_action", "COORD_MAX"]
+__all__ = ["COORD_MAX", "ParseResult", "parse_action", "parse_to_env"]

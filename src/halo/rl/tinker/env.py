@@ -22,8 +22,8 @@ import tinker
 from halo.env.env import BrowserEnv
 from halo.env.types import Observation
 from halo.errors import ConfigError, HaloError
-from halo.policy.element_ids import aliased, to_real
-from halo.policy.parse import parse_action
+from halo.policy.element_ids import aliased
+from halo.policy.parse import parse_to_env
 from halo.policy.prompt import PromptConfig
 from halo.policy.tinker.render import decode_action, render_observation
 from halo.rl.rewards import DenseRewardCalculator, RewardConfig
@@ -102,9 +102,7 @@ class BrowserTinkerEnv(Env):
         self.turn += 1
         text, ended = decode_action(self.renderer, list(action))
         view = aliased(obs, s.prompt.element_ids)  # the ids the rendered prompt showed
-        parsed = parse_action(text, view)
-        if parsed.action is not None:
-            parsed = dataclasses.replace(parsed, action=to_real(parsed.action, view))
+        parsed = parse_to_env(text, view, s.prompt)  # as the policy backends read it (goal refs, the env's ids)
         metrics: dict[str, float | int] = {"turn": self.turn, "parsed": int(parsed.ok),
                                            "repaired": int(bool(parsed.repairs)), "reply_cut": int(not ended),
                                            "ac_tokens": len(action)}
