@@ -29,6 +29,32 @@ def test_every_email_goal_names_exactly_one_email_of_the_whole_mailbox():
     assert get_family("gomail.open").size == 148  # 50 emails, each named by subject and day, 48 by sender too
 
 
+def test_the_recipients_name_typed_into_to_pays_before_its_suggestion_is_picked():
+    """gomail.send's subgoals: the first letters of the recipient's first or last name (or address) in To pass
+    "recipient typed"; another name, one letter, or nothing do not; a picked chip keeps it passing (To is empty
+    then), so progress does not fall when the suggestion is clicked."""
+    from types import SimpleNamespace
+
+    from halo.env.types import Element
+    from halo.tasks.families.base import Finish
+
+    fam = get_family("gomail.send")
+    p = fam.instance(3).params
+    first, last = p["name"].split()
+
+    def typed(value: str, chip: bool = False) -> bool:
+        els = {"1": Element("1", "textbox", "Subject", value=""),
+               "2": Element("2", "textbox", "To recipients", value=value)}
+        if chip:
+            els["3"] = Element("3", "button", f"Remove {p['name']}")
+        checks = {c.name: c.passed for c in fam.subgoals(Finish({}), p, SimpleNamespace(elements=els))}
+        return checks["recipient typed"]
+
+    assert typed(first) and typed(first[:3].lower()) and typed(last) and typed(p["to"])
+    assert not typed("") and not typed(first[0]) and not typed("zzz") and not typed(f"{first}x")
+    assert typed("", chip=True)
+
+
 # ---------------------------------------------------------------- in the browser
 @pytest.mark.browser
 async def test_a_family_episode_ends_when_its_checks_pass(families_pool, family_site_urls):

@@ -381,9 +381,15 @@ class SendEmail(Family):
         subject, body = field_value(page, "Subject"), field_value(page, BODY_FIELD)
         chips = {el.name for el in getattr(page, "elements", {}).values() if el.role == "button"
                  and (el.name or "").startswith("Remove ")}  # a recipient chip's remove button: "Remove Kevin Moore"
+        chosen = (e is not None and _addr_list(e.get("to")) == [p["to"]]) or chips == {f"Remove {p['name']}"}
+        typing = norm(field_value(page, "To recipients"))
         return [Check("compose open", bool(sent) or subject is not None),
-                Check("recipient chosen", (e is not None and _addr_list(e.get("to")) == [p["to"]])
-                      or chips == {f"Remove {p['name']}"}, f"chips {sorted(chips)}"),
+                # the name being typed into To (its suggestion then picked) pays on its own: the two steps of
+                # choosing a recipient are credited one at a time, as each field is
+                Check("recipient typed", chosen or (len(typing) >= 2 and any(
+                    w.startswith(typing) for w in (*norm(p["name"]).split(), norm(p["name"]), p["to"]))),
+                      f"To holds {typing!r}"),
+                Check("recipient chosen", chosen, f"chips {sorted(chips)}"),
                 Check("subject typed", (e is not None and norm(e.get("subject")) == norm(p["subject"]))
                       or norm(subject) == norm(p["subject"]), f"subject field holds {subject!r}"),
                 Check("message typed", (e is not None and _contains(_body(e), p["body"]))
