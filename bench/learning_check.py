@@ -161,6 +161,16 @@ def multi_family_summary(seeds: list[dict]) -> dict:
     return {"per_seed": per_seed, "seeds_meeting_bar": sum(m["met"] for m in per_seed)}
 
 
+def first_drawn(curve: list[dict]) -> dict[str, float]:
+    """Per family, the training CPU seconds at the end of the first iteration that drew it: how fast a ladder climbs
+    (its rungs are drawn only once open, except a ``--ladder-goal`` top rung)."""
+    out: dict[str, float] = {}
+    for h in curve:
+        for f in h.get("family_success", {}):
+            out.setdefault(f, h["cpu_s"])
+    return out
+
+
 def seen_split(per: dict[str, float], rolled: set[str]) -> dict:
     """Success on the evaluated instances that training rolled out at least once, and on those it never did:
     whether the policy only knows the instances it practised (memorised) or also the rest of the train split."""
@@ -310,6 +320,7 @@ async def one_seed(a, seed: int, tmp: str) -> dict:
     k = max(1, len(hist) // 5)
     out["last_fifth_train_success"] = statistics.fmean(h["success_rate"] for h in hist[-k:]) if hist else 0.0
     out["first_cpu_s_at_80"] = next((h["cpu_s"] for h in hist if h["success_rate"] >= 0.8), None)
+    out["first_drawn_cpu_s"] = first_drawn(hist)
     print(f"seed {seed}: train-instance success {out['random_train']['success']:.2f} -> "
           f"{out['after_train']['success']:.2f}, held-out {out['random_test']['success']:.2f} -> "
           f"{out['after_test']['success']:.2f}, {out['train_cpu_s']:.0f} CPU s, {len(hist)} iterations", flush=True)
@@ -470,6 +481,8 @@ def main() -> None:
         out = {**parts[0], "seeds": [r for part in parts for r in part["seeds"]],
                "seeds_run_in_parallel": len(parts)}
         out["seeds"].sort(key=lambda r: r["seed"])
+        for r in out["seeds"]:  # files written before it was recorded
+            r.setdefault("first_drawn_cpu_s", first_drawn(r.get("curve", [])))
     else:
         with tempfile.TemporaryDirectory() as tmp:
             for s in (int(x) for x in a.seeds.split(",")):

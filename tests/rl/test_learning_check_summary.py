@@ -1,0 +1,22 @@
+"""bench/learning_check.py's summaries of a training curve (no browser, no model)."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+
+_spec = importlib.util.spec_from_file_location(
+    "learning_check", Path(__file__).resolve().parents[2] / "bench" / "learning_check.py")
+lc = importlib.util.module_from_spec(_spec)
+sys.modules.setdefault("learning_check", lc)
+_spec.loader.exec_module(lc)
+
+
+def test_a_ladders_rungs_are_dated_by_the_first_iteration_that_drew_them():
+    curve = [{"cpu_s": 9.0, "family_success": {"a.one": 0.0}},
+             {"cpu_s": 20.0, "family_success": {"a.one": 0.5, "a.top": 0.0}},  # a goal share draws the top early
+             {"cpu_s": 31.0, "family_success": {"a.two": 0.0}},
+             {"cpu_s": 40.0, "family_success": {"a.one": 1.0, "a.two": 0.25}}]
+    assert lc.first_drawn(curve) == {"a.one": 9.0, "a.top": 20.0, "a.two": 31.0}
+    assert lc.first_drawn([]) == {}
