@@ -18,7 +18,9 @@
    (``--round-cpu-s`` CPU seconds each), the round's step-level pairs (or all pairs so far), a DPO update of one
    adapter kept across rounds, and the sampled policy's success after each (``rounds_curve``: beside it the search's
    own success, the tree at run time). CPU of search and updates is the budget (``--budget-cpu-total``); the
-   evaluations' CPU is reported apart.
+   evaluations' CPU is reported apart. ``--update pg`` trains on the trees' siblings under GRPO's loss instead
+   (advantage Q minus the siblings' mean), ``both`` on both (the hybrid of item 3). The adapter's lm_head is
+   trained in full (``--train-head``, as in the learning checks; before stop 55 it was not).
 
 Run: .venv/bin/python bench/mcts_bench.py --family omnizon.department --seeds 0,1,2 --budget 200
      .venv/bin/python bench/mcts_bench.py --restore-only --out mcts_restore.json
@@ -266,15 +268,20 @@ async def success_on(policy, tasks, max_steps: int, run) -> dict:
     return {"success": m["success_rate"], "episodes": m["episodes"], "errored": m["errored"]}
 
 
-async def dpo_update(learner, pairs, epochs: int, beta: float) -> list[dict]:
-    """``epochs`` passes over ``pairs`` in batches of 32, one optimizer step a batch; a row per step."""
+async def dpo_update(learner, pairs, epochs: int, beta: float, items=(), pg_weight: float = 1.0) -> list[dict]:
+    """``epochs`` passes over ``pairs`` (DPO) and ``items`` (the trees' siblings under GRPO's loss, advantage Q minus
+    the siblings' mean: ``halo.rl.dpo.sibling_items``) in batches of 32 of each, one optimizer step a batch (the
+    policy-gradient loss times ``pg_weight`` beside pairs); a row per step."""
     curve = []
+    items = list(items)
     for epoch in range(epochs):
-        for k in range(0, len(pairs), 32):
-            st = await asyncio.to_thread(learner.preference_update, pairs[k:k + 32], beta=beta)
+        for k in range(0, max(len(pairs), len(items)), 32):
+            st = await asyncio.to_thread(learner.preference_update, pairs[k:k + 32], beta=beta,
+                                         items=items[k:k + 32], pg_weight=pg_weight)
             curve.append({"epoch": epoch, "dpo_loss": round(st.extra.get("dpo_loss", 0.0), 4),
                           "dpo_margin": round(st.extra.get("dpo_margin", 0.0), 4),
-                          "dpo_accuracy": round(st.extra.get("dpo_accuracy", 0.0), 3)})
+                          "dpo_accuracy": round(st.extra.get("dpo_accuracy", 0.0), 3),
+                          "pg_items": st.items, "loss": round(st.loss, 4)})
     return curve
 
 
@@ -348,7 +355,18 @@ async def search_dpo_rounds(a, seed: int, search, make_update, evaluate, clock) 
             "dpo": {"before": before["success"], "after": after["success"],
                     "gain_points": round(100 * (after["success"] - before["success"]), 1),
                     "cpu_min": round(spent_s / 60, 2), "eval_cpu_min": round(eval_s / 60, 2),
-                    "rounds": len(points), "stopped": stopped, "pairs_from": a.pairs_from}}
+                    "rounds": len(points), "stopped": stopped, "pairs_from": a.pairs_from,
+                    "update": getattr(a, "update", "dpo")}}
+
+
+def make_learner(a, policy, temp: float):
+    """The adapter every update of a seed trains (rank 8 on the attention projections), with ``--train-head`` the
+    lm_head in full beside it, as the learning checks train it (a random head caps the logit gaps LoRA can make)."""
+    from halo.rl.config import LoRASettings, OptimSettings
+    from halo.rl.learner import LoRALearner
+
+    lora = LoRASettings(rank=8, alpha=16, modules_to_save=("lm_head",) if a.train_head else ())
+    return LoRALearner(policy, lora, OptimSettings(lr=a.lr), temperature=temp)
 
 
 async def seed_rounds(a, seed: int, policy, pool, train, evals, settings, critic, temp: float, run) -> dict:
@@ -356,20 +374,26 @@ async def seed_rounds(a, seed: int, policy, pool, train, evals, settings, critic
     now), pairs (``tree_pairs``), learner (``LoRALearner``, made once) and evaluation (``success_on``)."""
     from learning_check import cpu_seconds
 
-    from halo.rl.config import LoRASettings, OptimSettings
-    from halo.rl.dpo import tree_pairs
-    from halo.rl.learner import LoRALearner
+    from halo.rl.dpo import sibling_items, tree_pairs
     from halo.runtime.runs import RunDir
+
+    items_round: list = []  # the last round's trees as GRPO items (--update pg|both), and every round's
+    items_all: list = []
 
     async def search(cpu_s: float):
         block, results = await searching(policy, pool, train, a.budget, settings, critic, cpu_s, a.search_steps)
+        items_round[:] = [it for r in results for it in sibling_items(r.root, settings.alpha)]
+        items_all.extend(items_round)
+        block["pg_items"] = len(items_round)
         return block, [p for r in results for p in tree_pairs(r.root, settings.alpha, a.margin)]
 
     def make_update():
-        learner = LoRALearner(policy, LoRASettings(rank=8, alpha=16), OptimSettings(lr=a.lr), temperature=temp)
+        learner = make_learner(a, policy, temp)
 
         async def update(pairs):
-            return await dpo_update(learner, pairs, a.epochs, a.beta)
+            items = (items_all if a.pairs_from == "all" else items_round) if a.update != "dpo" else []
+            return await dpo_update(learner, [] if a.update == "pg" else pairs, a.epochs, a.beta, items,
+                                    a.pg_weight)
         return update
 
     async def evaluate(name: str) -> dict:
@@ -383,10 +407,9 @@ async def one_seed(a, seed: int, tmp: str, pool, urls) -> dict:
 
     from halo.policy.modes import get_mode, make_policy
     from halo.policy.tiny import build_tiny_model
-    from halo.rl.config import LoRASettings, MCTSSettings, OptimSettings
+    from halo.rl.config import MCTSSettings
     from halo.rl.critic import ProgressCritic
     from halo.rl.dpo import tree_pairs
-    from halo.rl.learner import LoRALearner
     from halo.runtime.runs import RunDir
     from halo.tasks.resolve import resolve_tasks
 
@@ -425,7 +448,7 @@ async def one_seed(a, seed: int, tmp: str, pool, urls) -> dict:
         out["pair_margin_mean"] = round(statistics.fmean(r["margin"] for _, r in pairs), 3) if pairs else None
         run = RunDir(tmp, f"seed{seed}")
         out["before"] = await success_on(policy, evals, a.max_steps, RunDir(run.path, "eval_before"))
-        learner = LoRALearner(policy, LoRASettings(rank=8, alpha=16), OptimSettings(lr=a.lr), temperature=temp)
+        learner = make_learner(a, policy, temp)
         curve = await dpo_update(learner, [p for p, _ in pairs], a.epochs, a.beta)
         out["dpo_curve"] = curve
         out["after"] = await success_on(policy, evals, a.max_steps, RunDir(run.path, "eval_after"))
@@ -516,6 +539,12 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                    help="with --rounds: CPU seconds of search and DPO updates a seed (evaluations apart; 0: no cap)")
     p.add_argument("--pairs-from", choices=("all", "round"), default="all",
                    help="with --rounds: a round's update trains on every pair so far (all) or on the round's own")
+    p.add_argument("--update", choices=("dpo", "pg", "both"), default="dpo",
+                   help="with --rounds: what a round trains on: the trees' pairs (DPO), their siblings under GRPO's "
+                        "loss (advantage Q minus the siblings' mean), or both (the GRPO loss times --pg-weight)")
+    p.add_argument("--pg-weight", type=float, default=1.0, help="with --update both: the GRPO loss's weight")
+    p.add_argument("--train-head", action=argparse.BooleanOptionalAction, default=True,
+                   help="train lm_head in full beside the adapter (as bench/learning_check.py does)")
     p.add_argument("--out", default="mcts.json", help="file name under bench/results/")
     a = p.parse_args(argv)
     if a.rounds < 0:
@@ -528,8 +557,11 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         p.error(f"--rounds needs --epochs >= 1 (passes over the pairs a round), got {a.epochs}")
     if a.budget_cpu_total < 0:
         p.error(f"--budget-cpu-total must be >= 0, got {a.budget_cpu_total}")
-    if not a.rounds and (a.round_cpu_s or a.budget_cpu_total or a.pairs_from != "all"):
-        p.error("--round-cpu-s, --budget-cpu-total and --pairs-from round are flags of --rounds: give --rounds")
+    if not a.rounds and (a.round_cpu_s or a.budget_cpu_total or a.pairs_from != "all" or a.update != "dpo"):
+        p.error("--round-cpu-s, --budget-cpu-total, --pairs-from round and --update are flags of --rounds: give "
+                "--rounds")
+    if a.pg_weight < 0:
+        p.error(f"--pg-weight must be >= 0, got {a.pg_weight}")
     from learning_check import results_path
 
     a.path = results_path(a.out)  # before anything runs

@@ -25,7 +25,9 @@ _spec.loader.exec_module(mb)
     (["--rounds", "2", "--round-cpu-s", "30", "--epochs", "0"], "--rounds needs --epochs >= 1"),
     (["--rounds", "2", "--round-cpu-s", "30", "--budget-cpu-total", "-5"], "--budget-cpu-total must be >= 0"),
     (["--round-cpu-s", "30"], "flags of --rounds"),
-    (["--pairs-from", "round"], "flags of --rounds")])
+    (["--pairs-from", "round"], "flags of --rounds"),
+    (["--update", "pg"], "flags of --rounds"),
+    (["--rounds", "2", "--round-cpu-s", "30", "--pg-weight", "-1"], "--pg-weight must be >= 0")])
 def test_bad_rounds_flags_exit_before_any_run(args, message, capsys):
     with pytest.raises(SystemExit) as e:
         mb.parse_args(args)
@@ -91,7 +93,8 @@ def test_two_rounds_make_a_curve_of_two_points_on_search_and_update_cpu():
     assert [p["dpo_loss_last"] for p in c] == [0.6, 0.5]
     assert out["before"]["success"] == 0.0 and out["after"]["success"] == 0.5
     assert out["dpo"] == {"before": 0.0, "after": 0.5, "gain_points": 50.0, "cpu_min": round(28 / 60, 2),
-                          "eval_cpu_min": round(21 / 60, 2), "rounds": 2, "stopped": "rounds", "pairs_from": "all"}
+                          "eval_cpu_min": round(21 / 60, 2), "rounds": 2, "stopped": "rounds", "pairs_from": "all",
+                          "update": "dpo"}
     assert out["search"]["episodes"] == 8 and out["search"]["solved_episodes"] == 3 and out["pairs"] == 4
 
 
@@ -107,3 +110,23 @@ def test_the_total_budget_stops_the_rounds_and_caps_the_last_search():
     # round 1 spends 14 s; round 2's search gets the 6 s left and its update runs past the cap; no round 3
     assert s.budgets == [10.0, 6.0] and out["dpo"]["stopped"] == "budget" and len(out["rounds_curve"]) == 2
     assert out["rounds_curve"][-1]["cpu_s_total"] == 24.0
+
+
+def test_an_update_steps_over_pairs_and_tree_items_in_batches_of_32_each():
+    """``--update both``: each optimizer step takes up to 32 pairs and 32 sibling items with the GRPO loss's weight;
+    the longer list sets the steps, so neither is cut (``--update pg``: items only; ``dpo``: pairs only)."""
+    calls = []
+
+    class Learner:
+        def preference_update(self, pairs, *, beta, items, pg_weight):
+            calls.append((len(pairs), len(items), beta, pg_weight))
+            return SimpleNamespace(extra={"dpo_loss": 0.5}, items=len(items), loss=0.1)
+
+    rows = asyncio.run(mb.dpo_update(Learner(), list(range(40)), 2, 0.3, items=list(range(70)), pg_weight=0.5))
+    assert calls == [(32, 32, 0.3, 0.5), (8, 32, 0.3, 0.5), (0, 6, 0.3, 0.5)] * 2
+    assert [r["epoch"] for r in rows] == [0, 0, 0, 1, 1, 1] and rows[0]["pg_items"] == 32
+    calls.clear()
+    asyncio.run(mb.dpo_update(Learner(), list(range(33)), 1, 0.1))
+    assert calls == [(32, 0, 0.1, 1.0), (1, 0, 0.1, 1.0)]
+    a = mb.parse_args(["--rounds", "2", "--round-cpu-s", "30", "--update", "both", "--pg-weight", "0.5"])
+    assert (a.update, a.pg_weight, a.train_head) == ("both", 0.5, True)
