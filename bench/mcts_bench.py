@@ -382,7 +382,8 @@ async def seed_rounds(a, seed: int, policy, pool, train, evals, settings, critic
 
     async def search(cpu_s: float):
         block, results = await searching(policy, pool, train, a.budget, settings, critic, cpu_s, a.search_steps)
-        items_round[:] = [it for r in results for it in sibling_items(r.root, settings.alpha)]
+        items_round[:] = ([it for r in results for it in sibling_items(r.root, settings.alpha)]
+                          if a.update != "dpo" else [])  # --update dpo trains on the pairs alone
         items_all.extend(items_round)
         block["pg_items"] = len(items_round)
         return block, [p for r in results for p in tree_pairs(r.root, settings.alpha, a.margin)]

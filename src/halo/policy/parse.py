@@ -16,12 +16,14 @@ import ast
 import json
 import math
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from halo.env.actions import ACTION_TYPES, COORD_MAX, Action, action_from_dict
 from halo.env.types import Observation
 from halo.errors import ActionError
+from halo.policy.action_space import resolve_refs
+from halo.policy.element_ids import to_real
 from halo.policy.grammar import BROWSER_TOOL, COMPUTER_TOOL, MESSAGE_TOOL
 
 MAX_REPLY_CHARS = 20_000  # longer replies are cut here before scanning (a reply is one short tool call)
@@ -60,18 +62,13 @@ def parse_to_env(text: Any, view: Observation, cfg: Any) -> ParseResult:
     observation the prompt showed, ids aliased under ``prompt.element_ids: stable``), each ``goal_refs`` reference
     (``#2``) resolved to the goal phrase it names, the chosen element mapped back to the env's id. ``cfg``: the
     mode's ``PromptConfig``."""
-    import dataclasses
-
-    from halo.policy.action_space import resolve_refs
-    from halo.policy.element_ids import to_real
-
     parsed = parse_action(text, view)
     if parsed.action is None:
         return parsed
     action = parsed.action
     if cfg.text == "goal_refs":
         action = resolve_refs(action, view, cfg.text_max_chars, cfg.phrase_words)
-    return dataclasses.replace(parsed, action=to_real(action, view))
+    return replace(parsed, action=to_real(action, view))
 
 
 def _fail(msg: str, repairs: list[str], call: dict | None = None) -> ParseResult:
