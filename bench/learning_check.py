@@ -215,6 +215,7 @@ async def one_seed(a, seed: int, tmp: str) -> dict:
                                  "explore_adapt": a.explore_adapt, "explore_unit": a.explore_unit,
                                  "explore_adapt_own": a.explore_adapt_own,
                                  "explore_per_episode": a.explore_per_episode, "hindsight": a.hindsight,
+                                 "explore_stuck": a.explore_stuck, "explore_novel": a.explore_novel,
                                  "hindsight_per_episode": a.hindsight_per_episode,
                                  "curriculum": a.curriculum, "ladder_unlock": a.ladder_unlock,
                                  "ladder_goal": a.ladder_goal,
@@ -427,6 +428,12 @@ def main() -> None:
     p.add_argument("--explore-adapt-own", action=argparse.BooleanOptionalAction, default=False,
                    help="--explore-adapt on the failure rate of the policy's own (unexplored) episodes "
                         "(GRPOSettings.explore_adapt_own)")
+    p.add_argument("--explore-stuck", type=float, default=0.0,
+                   help="explore at least this often on a step where the policy repeats its last action "
+                        "(GRPOSettings.explore_stuck)")
+    p.add_argument("--explore-novel", action=argparse.BooleanOptionalAction, default=False,
+                   help="explored clicks favour buttons not yet acted on, stuck steps actions not yet taken "
+                        "(GRPOSettings.explore_novel; needs --explore-unit value)")
     p.add_argument("--explore-unit", default="choice", choices=("choice", "reply", "value"),
                    help="draw each choice with --explore's probability, or whole replies, or whole replies with each "
                         "enumerated value drawn uniformly (GRPOSettings.explore_unit)")

@@ -244,3 +244,80 @@ def test_tiers_of_a_prior_take_half_then_a_quarter_of_the_draws():
     assert names == pytest.approx(0.25 + 0.25 * 2 / 20, abs=0.03)
     quoted, names = shares([["#99"], ["#7", "#8"]])  # the first tier names nothing the page allows
     assert names == pytest.approx(0.5 + 0.5 * 2 / 20, abs=0.03)
+
+
+def test_repeating_reads_the_last_actions():
+    """The policy is stuck when its last action repeats one of the few before it on the same element (a fill of
+    another value into the same field too); an element gone from the page (``?``) repeats nothing."""
+    import dataclasses
+
+    from halo.policy.action_space import acted, repeating
+
+    obs = _form({})
+    def at(*last):
+        return dataclasses.replace(obs, last_actions=last)
+    assert acted(at("fill('5', 'Lunch')", "go_back()", "click('201')")) == [("fill", "5"), ("go_back", ""),
+                                                                            ("click", "201")]
+    assert repeating(at("fill('5', 'Lunch')", "click('201')", "fill('5', 'Kevin')"))
+    assert repeating(at("go_back()", "go_back()"))
+    assert not repeating(at("fill('5', 'Lunch')", "fill('184', 'Lunch')"))
+    assert not repeating(at("click('201')")) and not repeating(obs)
+    assert not repeating(at("click('?')", "click('?')"))
+
+
+def test_the_novel_prior_adds_unacted_buttons_one_per_name_and_fresh_actions_when_stuck():
+    """``novel``: a click's element prefers (after what just appeared) the page's buttons not yet acted on, one per
+    name; where the policy repeats itself, the action prefers those it has not taken. Without it, as before."""
+    import dataclasses
+
+    from halo.env.types import Element
+    from halo.policy.action_space import explore_prior
+    from halo.policy.modes import get_mode
+
+    cfg = get_mode("tiny_text").with_overrides(actions=["click", "fill", "go_back"]).prompt_config()
+    obs = _form({}, appeared={"238", "239"})
+    els = dict(obs.elements)
+    els.update({str(i): Element(str(i), "button", "Not starred", (10, 10, 50, 20)) for i in range(300, 315)})
+    els["400"] = Element("400", "link", "Inbox", (10, 10, 50, 20))
+    obs = dataclasses.replace(obs, elements=els, last_actions=("click('201')", "fill('5', 'Lunch')"))
+    plain = explore_prior(obs, cfg)
+    assert sorted(plain["click.element"]) == ["238", "239"] and "action" not in plain
+    novel = explore_prior(obs, cfg, novel=True)
+    new, buttons = novel["click.element"]
+    assert sorted(new) == ["238", "239"]
+    assert "201" not in buttons and "400" not in buttons and "5" not in buttons  # acted on; a link; a field
+    assert [i for i in buttons if els[i].name == "Not starred"] == ["300"]  # one per name
+    assert len(buttons) == 40 - 1 + 1  # b200-b239 but b201, and one Not starred
+    assert "action" not in novel  # not repeating itself
+    stuck = dataclasses.replace(obs, last_actions=("fill('5', 'Lunch')", "fill('5', 'Kevin')"))
+    assert explore_prior(stuck, cfg, novel=True)["action"] == ["click", "go_back"]
+    assert "action" not in explore_prior(stuck, cfg)
+
+
+@pytest.mark.ml
+def test_a_stuck_step_is_explored_at_explore_stuck(tiny_model):
+    """In the tiny policy with ``explore`` 0 and ``explore_stuck`` 1, a page whose last actions repeat is explored
+    in every reply, a page without repetition in none."""
+    import dataclasses
+
+    import torch
+    from policy_helpers import make_obs, screenshot
+
+    from halo.env.types import Element
+    from halo.policy.base import DecodingConfig
+    from halo.policy.hf_backend import HFPolicy
+    from halo.policy.prompt import PromptConfig
+
+    torch.set_num_threads(1)
+    elements = {str(i): Element(str(i), "button", f"B{i}", (10 + i * 30, 10, 20, 20)) for i in range(1, 9)}
+    obs = make_obs(elements=elements, axtree="\n".join(f"[{i}] button \"B{i}\"" for i in elements),
+                   screenshot=screenshot())
+    p = HFPolicy(tiny_model, decoding=DecodingConfig(temperature=1.0, max_tokens=64, constrained=True, seed=5,
+                                                      jump_forward=True),
+                 prompt=PromptConfig(max_pixels=4096 * 4, min_pixels=4096, actions=("click",), elements="visible",
+                                     text="goal", text_max_chars=24, single_tool=True))
+    p.explore, p.explore_stuck, p.explore_values, p.explore_novel = 0.0, 1.0, True, True
+    stuck = dataclasses.replace(obs, last_actions=("click('3')", "click('3')"))
+    fresh = dataclasses.replace(obs, last_actions=("click('3')", "click('4')"))
+    assert all(s.explored for s in asyncio.run(p.sample_prompt(p.build_prompt(stuck), stuck, 8, 1.0)))
+    assert not any(s.explored for s in asyncio.run(p.sample_prompt(p.build_prompt(fresh), fresh, 8, 1.0)))

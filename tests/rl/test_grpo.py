@@ -331,6 +331,33 @@ def test_adaptive_explore_can_follow_the_policys_own_episodes(tmp_path):
     assert spread.explore_for(tasks[3]) == pytest.approx(0.3)  # another family: its own lengths (none yet)
     with pytest.raises(ConfigError, match="explore_per_episode"):
         GRPOSettings(explore_per_episode=True)
+    # explore_stuck: the same failure rate, not spread over the episode (it acts where the policy repeats itself)
+    stuck = GRPOTrainer(policy, None, tasks, GRPOSettings(explore=0.3, explore_adapt=True, explore_adapt_own=True,
+                                                          explore_per_episode=True, explore_stuck=0.5), run)
+    stuck.sampler.record(tasks[0], [e.success for e in group if not e.errored])
+    stuck._record_own(tasks[0], group)
+    stuck._record_lengths(tasks[0], group)
+    assert stuck.stuck_for(tasks[0]) == pytest.approx(0.5 * (1 - 3 / 4))
+    assert stuck.explore_for(tasks[0]) == pytest.approx(0.3 * (1 - 3 / 4) / 2)  # unchanged by it
+    assert spread.stuck_for(tasks[0]) == 0.0
+    with pytest.raises(ConfigError, match="explore_unit: value"):
+        GRPOSettings(explore=0.3, explore_novel=True)
+    with pytest.raises(ConfigError, match="explore_stuck"):
+        GRPOSettings(explore=0.3, explore_stuck=1.0)
+
+
+@pytest.mark.ml
+def test_explore_shares_may_differ_per_row():
+    """``_Explore`` with one share per row (``HFPolicy.explore_stuck``): a row at 0 is never drawn, one at 1 always."""
+    import torch
+
+    from halo.policy.hf_backend import _Explore
+
+    ex = _Explore([0.0, 1.0] * 16, 1.0, torch.Generator().manual_seed(0), stop_ids=[0], per_reply=True)
+    scores = torch.zeros(32, 8)
+    scores[:, 5:] = float("-inf")
+    ex(None, scores.clone())
+    assert ex.drawn[0].tolist() == [False, True] * 16
 
 
 def _constrained_tiny_policy(tiny_model):

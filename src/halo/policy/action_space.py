@@ -140,15 +140,42 @@ def quoted_choices(obs: Observation, cfg: Any) -> list[str]:
     return [ref(i) if cfg.text == "goal_refs" else p for i, p in enumerate(phrases) if p in quoted]
 
 
-def explore_prior(obs: Observation, cfg: Any) -> dict[str, list[str]]:
+_DESCRIBED = re.compile(r"^(\w+)\(('([^']*)')?")  # an Action.describe(): its name and first (element) argument
+
+
+def acted(obs: Observation) -> list[tuple[str, str]]:
+    """Each previous action in ``obs.last_actions`` (oldest first) as (its name, its element id or "")."""
+    out = []
+    for a in obs.last_actions:
+        m = _DESCRIBED.match(a)
+        if m:
+            out.append((m.group(1), m.group(3) or ""))
+    return out
+
+
+def repeating(obs: Observation) -> bool:
+    """Whether the last action repeats one of the few before it (the same action on the same element, or the same
+    element-less action): a policy doing again what changed nothing it needed, stuck (``grpo.explore_stuck``). An
+    element no longer on the page (``?`` under stable ids) matches nothing."""
+    done = acted(obs)
+    return len(done) >= 2 and "?" not in done[-1][1] and done[-1] in done[:-1]
+
+
+def explore_prior(obs: Observation, cfg: Any, novel: bool = False) -> dict[str, Any]:
     """An explorer's prior (``explore_values.ValueDraw``'s ``prefer``) over this page's values, as the grammar
     spells them: where a goal's text is still to be typed and what was just opened. ``value``: two tiers (``ValueDraw``
     gives the first half the draws, the second a quarter), the goal's quoted strings no field holds yet, then its
     names no field holds yet (the quoted strings, then the names, once every one is typed somewhere; ``text`` the
     same); ``fill.element``: the fields that are still empty; ``click.element``: the controls the last action brought
     onto the page (a menu, an autocomplete's suggestions). A key with nothing to prefer is left out (its draw stays
-    uniform)."""
-    out: dict[str, list[str]] = {}
+    uniform).
+
+    ``novel`` (``grpo.explore_novel``) adds what the episode has not tried: ``click.element``'s next tier is the
+    page's buttons not yet acted on, one per name (GoMail's inbox offers 69 clicks, 16 of them "Select
+    conversation" and 15 "Not starred"; Compose is one of 7 button names), buttons because they do things where
+    links go places; and where the policy repeats itself (``repeating``) ``action`` prefers the actions it has not
+    taken in its last few steps."""
+    out: dict[str, Any] = {}
     quoted = quoted_choices(obs, cfg)
     if cfg.text != "free":
         phrases = goal_phrases(obs.goal, cfg.text_max_chars, cfg.phrase_words)
@@ -173,8 +200,24 @@ def explore_prior(obs: Observation, cfg: Any) -> dict[str, list[str]]:
         if empty:
             out["fill.element"] = empty
         new = [i for i in by.get("click", ()) if i in obs.appeared]
-        if new:
-            out["click.element"] = new
+        tiers = [new]
+        if novel:
+            done = {e for _, e in acted(obs)}
+            names: set[str] = set()
+            buttons = []
+            for i in by.get("click", ()):
+                name = " ".join((obs.elements[i].name or "").split()).casefold()
+                if obs.elements[i].role == "button" and i not in done and name not in names:
+                    names.add(name)
+                    buttons.append(i)
+            tiers.append(buttons)
+        if any(tiers):
+            out["click.element"] = tiers if novel else new
+    if novel and repeating(obs) and cfg.actions:
+        used = {n for n, _ in acted(obs)}
+        fresh = [a for a in cfg.actions if a not in used]
+        if fresh:
+            out["action"] = fresh
     return out
 
 

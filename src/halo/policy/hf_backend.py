@@ -111,9 +111,10 @@ class _Explore:
     trainer's ratio starts at 1 (the policy gradient on the policy's log-probability, as for replayed episodes).
     ``per_reply``: the draw is made once per reply, and a drawn reply takes every choice uniformly while the others
     are wholly the policy's: a multi-step episode then has whole steps of its own (per choice, a reply of three
-    choices at 0.3 has one drawn in two, and a two-step chain of the policy's would rarely run intact)."""
+    choices at 0.3 has one drawn in two, and a two-step chain of the policy's would rarely run intact). ``share``
+    may be one per row (``HFPolicy.explore_stuck``)."""
 
-    def __init__(self, share: float, temperature: float, generator: Any, stop_ids: Sequence[int],
+    def __init__(self, share: float | Sequence[float], temperature: float, generator: Any, stop_ids: Sequence[int],
                  per_reply: bool = False, values: Sequence[Any] | None = None, start: int = 0,
                  decode: Callable[[Sequence[int]], str] | None = None):
         self.share, self.temperature, self.generator = share, temperature, generator
@@ -134,12 +135,13 @@ class _Explore:
         allowed = torch.isfinite(scores)
         stops = allowed[:, self.stop_ids].sum(-1)
         options = allowed.sum(-1) - stops + (stops > 0).long()
+        share = self.share if isinstance(self.share, (int, float)) else torch.tensor(self.share)
         if self.per_reply:
             if self.rows is None:
-                self.rows = torch.rand(scores.shape[0], generator=self.generator) < self.share
+                self.rows = torch.rand(scores.shape[0], generator=self.generator) < share
             pick = self.rows
         else:
-            pick = torch.rand(scores.shape[0], generator=self.generator) < self.share
+            pick = torch.rand(scores.shape[0], generator=self.generator) < share
         pick = pick.to(scores.device) & (options > 1)
         self.drawn.append(pick)
         if bool(pick.any()):
@@ -278,6 +280,8 @@ class HFPolicy(PolicyBackend):
         self.explore = 0.0
         self.explore_per_reply = False  # the draw made once per reply, not at each choice (_Explore.per_reply)
         self.explore_values = False  # a drawn reply's enumerated values drawn whole (policy/explore_values.py)
+        self.explore_stuck = 0.0  # the explore share of a reply to a page where the policy repeats itself (at least)
+        self.explore_novel = False  # explored values favour what the episode has not tried (action_space.explore_prior)
         self._explore_gen = None  # torch.Generator, seeded from the decoding seed on first use
         self.max_batch = max_batch
         self.batch_wait_s = 0.01
@@ -413,21 +417,25 @@ class HFPolicy(PolicyBackend):
             sampling = temperature > 0
             procs = self._logits_processors_for([o for _, o in rows])
             explorer = None
-            if sampling and d.constrained and self.explore > 0:
+            if sampling and d.constrained and (self.explore > 0 or self.explore_stuck > 0):
+                from halo.policy.action_space import explore_prior, page_schema, repeating
+
                 if self._explore_gen is None:
                     self._explore_gen = torch.Generator()
                     self._explore_gen.manual_seed(d.seed if d.seed is not None else random.getrandbits(63))
                 values = None
                 if self.explore_values:  # each row's own page: its schema's values, drawn with the explorer's seed
-                    from halo.policy.action_space import explore_prior, page_schema
                     from halo.policy.explore_values import ValueDraw
 
                     seed = int(torch.randint(0, 2**62, (1,), generator=self._explore_gen))
                     values = [ValueDraw(page_schema(o, self.prompt_config), random.Random(seed + i),
-                                        prefer=explore_prior(o, self.prompt_config))
+                                        prefer=explore_prior(o, self.prompt_config, novel=self.explore_novel))
                               for i, (_, o) in enumerate(rows)]
+                share: float | list[float] = self.explore
+                if self.explore_stuck > 0:  # a row whose page shows the policy repeating itself: explored more
+                    share = [max(self.explore, self.explore_stuck) if repeating(o) else self.explore for _, o in rows]
                 tok = self.processor.tokenizer
-                explorer = _Explore(self.explore, temperature, self._explore_gen, self.eos_ids,
+                explorer = _Explore(share, temperature, self._explore_gen, self.eos_ids,
                                     self.explore_per_reply, values=values, start=P,
                                     decode=lambda ids: tok.decode(ids, skip_special_tokens=False))
                 procs = procs + [explorer]

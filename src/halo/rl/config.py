@@ -117,6 +117,14 @@ class GRPOSettings:
     # about one drawn choice, not one at every step: a multi-step rung's success needs the policy's own choices at
     # the steps it already knows, and a drawn choice at each of them breaks what was learned (rl/grpo.py)
     explore_per_episode: bool = False
+    # a training step whose page shows the policy repeating itself (its last action again on the same element:
+    # policy.action_space.repeating) is explored with at least this probability, times explore_adapt's failure rate
+    # where that is on: where a rung stalls (GoMail's inbox filled with the goal's words again and again) the explorer
+    # acts there, not once in an episode
+    explore_stuck: Fraction = 0.0
+    # explore_unit value: explored clicks favour the page's buttons not yet acted on (one per name), and stuck steps
+    # the actions not yet taken (policy.action_space.explore_prior's novel tiers)
+    explore_novel: bool = False
     # asynchronous GRPO (rl/pipeline.py): rollouts of the next iterations run while the learner updates, each step
     # sampled at most this many adapter versions (iterations' updates) behind the learner that trains on it; a group
     # older than that is dropped. 0: strictly in turn (rollouts, update, rollouts ...). hf or vLLM modes, not --ray
@@ -136,6 +144,10 @@ class GRPOSettings:
         if self.explore_per_episode and not self.explore:
             raise ConfigError("explore_per_episode spreads grpo.explore over an episode's steps: set explore > 0 "
                               "(e.g. 0.6) with it")
+        if self.explore_novel and self.explore_unit != "value":
+            raise ConfigError("explore_novel is a prior over whole values: set explore_unit: value with it")
+        if self.explore_stuck >= 1:
+            raise ConfigError(f"explore_stuck must be in [0, 1), got {self.explore_stuck}")
         if self.explore_adapt_own and not self.explore_adapt:
             raise ConfigError("explore_adapt_own changes which failure rate explore_adapt uses: set explore_adapt "
                               "with it")

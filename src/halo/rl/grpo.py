@@ -231,11 +231,22 @@ class GRPOTrainer:
         family = getattr(task, "family", None)
         lengths = self._lengths.get(family) if s.explore_per_episode else None
         per_step = 1.0 / max(1.0, statistics.fmean(lengths)) if lengths else 1.0  # explore_per_episode
-        own = self._own.get(family) if s.explore_adapt_own else None
+        return s.explore * self._failing(task) * per_step
+
+    def stuck_for(self, task: Any) -> float:
+        """``explore_stuck`` times the same failure rate as ``explore_for`` (not spread over the episode: it acts on
+        the steps where the policy repeats itself)."""
+        return self.s.explore_stuck * self._failing(task) if self.s.explore_stuck else 0.0
+
+    def _failing(self, task: Any) -> float:
+        """explore_adapt's factor: the task family's recent failure rate (1 without explore_adapt or before any
+        episode of it)."""
+        s = self.s
+        own = self._own.get(getattr(task, "family", None)) if s.explore_adapt_own else None
         if own:  # explore_adapt_own: the policy's own episodes of the family (the family's until it has any)
-            return s.explore * (1.0 - statistics.fmean(own)) * per_step
+            return 1.0 - statistics.fmean(own)
         p = self.sampler.success(task.family) if s.explore_adapt and hasattr(self.sampler, "success") else None
-        return (s.explore if p is None else s.explore * (1.0 - p)) * per_step
+        return 1.0 if p is None else 1.0 - p
 
     def _record_own(self, task: Any, group: Sequence[Episode]) -> None:
         """The successes of the policy's own episodes (no drawn choice) per family, the curriculum's window long."""
@@ -274,10 +285,12 @@ class GRPOTrainer:
                     batch_groups = await self.rollouts.run_groups(batch, s.group_size, kw)
                 else:
                     batch = [queue.pop(0)]
-                    if s.explore:  # training rollouts only: evaluation samples the policy itself
+                    if s.explore or s.explore_stuck:  # training rollouts only: evaluation samples the policy itself
                         self.policy.explore_per_reply = s.explore_unit == "reply"
                         self.policy.explore_values = s.explore_unit == "value"
                         self.policy.explore = self.explore_for(batch[0])
+                        self.policy.explore_stuck = self.stuck_for(batch[0])
+                        self.policy.explore_novel = s.explore_novel
                         rates.append(self.policy.explore)
                     batch_groups = [await run_group(envs, self.policy, batch[0], n=s.group_size, on_step=None,
                                                     **kw)]
@@ -296,8 +309,8 @@ class GRPOTrainer:
                         refills += 1  # no signal in this group: draw another (DAPO's dynamic sampling)
                         queue.append(self.sampler.extra(it, refills))
         finally:
-            if s.explore:
-                self.policy.explore = 0.0
+            if s.explore or s.explore_stuck:
+                self.policy.explore, self.policy.explore_stuck, self.policy.explore_novel = 0.0, 0.0, False
         return Rollouts(it, groups, refills, rates, time.perf_counter() - t0)
 
     async def learn(self, ro: Rollouts) -> IterationResult:
