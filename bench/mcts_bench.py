@@ -356,6 +356,7 @@ async def search_dpo_rounds(a, seed: int, search, make_update, evaluate, clock) 
                     "gain_points": round(100 * (after["success"] - before["success"]), 1),
                     "cpu_min": round(spent_s / 60, 2), "eval_cpu_min": round(eval_s / 60, 2),
                     "rounds": len(points), "stopped": stopped, "pairs_from": a.pairs_from,
+                    "pairs": getattr(a, "pairs", "q"),
                     "update": getattr(a, "update", "dpo")}}
 
 
@@ -382,11 +383,12 @@ async def seed_rounds(a, seed: int, policy, pool, train, evals, settings, critic
 
     async def search(cpu_s: float):
         block, results = await searching(policy, pool, train, a.budget, settings, critic, cpu_s, a.search_steps)
-        items_round[:] = ([it for r in results for it in sibling_items(r.root, settings.alpha)]
+        solved = a.pairs == "solved"
+        items_round[:] = ([it for r in results for it in sibling_items(r.root, settings.alpha, solved)]
                           if a.update != "dpo" else [])  # --update dpo trains on the pairs alone
         items_all.extend(items_round)
         block["pg_items"] = len(items_round)
-        return block, [p for r in results for p in tree_pairs(r.root, settings.alpha, a.margin)]
+        return block, [p for r in results for p in tree_pairs(r.root, settings.alpha, a.margin, solved)]
 
     def make_update():
         learner = make_learner(a, policy, temp)
@@ -544,6 +546,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                    help="with --rounds: what a round trains on: the trees' pairs (DPO), their siblings under GRPO's "
                         "loss (advantage Q minus the siblings' mean), or both (the GRPO loss times --pg-weight)")
     p.add_argument("--pg-weight", type=float, default=1.0, help="with --update both: the GRPO loss's weight")
+    p.add_argument("--pairs", choices=("q", "solved"), default="q",
+                   help="pairs of siblings whose Q differ by --margin (q), or only a solved path's edge over its "
+                        "siblings that solve nothing, the GRPO items by solving (solved: halo.rl.dpo, dpo.pairs)")
     p.add_argument("--train-head", action=argparse.BooleanOptionalAction, default=True,
                    help="train lm_head in full beside the adapter (as bench/learning_check.py does)")
     p.add_argument("--out", default="mcts.json", help="file name under bench/results/")

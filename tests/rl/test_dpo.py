@@ -96,6 +96,42 @@ def test_pairs_from_siblings_whose_q_differ_by_the_margin():
     assert len(merged) == 1 and merged[0].count == 3  # unparseable replies are one edge
 
 
+def test_solved_pairs_keep_only_a_solved_paths_edge_over_its_siblings_that_solve_nothing():
+    """``dpo.pairs: solved``: at each node on a path to a successful end, its solving edge over each tried sibling
+    that solves nothing, whatever their Q (the Q pairs here would be the failing siblings' among themselves); the
+    policy-gradient items by solving (1 minus the node's mean); nodes off the solved path give nothing."""
+    from halo.policy.base import Sample
+    from halo.policy.parse import ParseResult
+    from halo.rl.dpo import sibling_items, solving_edges, tree_pairs
+    from halo.rl.mcts import Edge, Node
+    from halo.rl.rewards import DenseRewardCalculator
+
+    def smp(ids):
+        return Sample(text="t", parsed=ParseResult(action=None, error="x"), token_ids=ids, logprobs=(-1.0,) * len(ids))
+
+    def node(i, **kw):
+        return Node(id=i, obs=type("O", (), {"url": "u"})(), step=0, rewards=DenseRewardCalculator(), prompt=f"P{i}",
+                    **kw)
+
+    root, mid, side = node(0), node(1), node(2)
+    win, lose = node(3, terminal=True, success=True), node(4, terminal=True)
+    # root: a (to mid, low Q) solves; b (to side, high Q) and c do not; mid: x ends in success, y in failure
+    root.edges = [Edge("a", smp((1,)), n=2, w=0.4, child=mid), Edge("b", smp((2,)), n=3, w=2.7, child=side),
+                  Edge("c", smp((3,)), n=1, w=0.0)]
+    mid.edges = [Edge("x", smp((4,)), n=1, w=1.0, child=win), Edge("y", smp((5,)), n=1, w=0.0, child=lose)]
+    side.edges = [Edge("s", smp((6,)), n=2, w=1.8), Edge("t", smp((7,)), n=1, w=0.0)]
+    assert {e.key for n in (root, mid, side) for e in n.edges if id(e) in solving_edges(root)} == {"a", "x"}
+    got = sorted((r["chosen"], r["rejected"]) for _, r in tree_pairs(root, 1.0, 0.1, solved=True))
+    assert got == [("a", "b"), ("a", "c"), ("x", "y")]
+    assert ("b", "a") in {(r["chosen"], r["rejected"]) for _, r in tree_pairs(root, 1.0, 0.1)}  # by Q: the other way
+    adv = {it.token_ids: it.advantage for it in sibling_items(root, 1.0, solved=True)}
+    assert adv == {(1,): pytest.approx(2 / 3), (2,): pytest.approx(-1 / 3), (3,): pytest.approx(-1 / 3),
+                   (4,): pytest.approx(0.5), (5,): pytest.approx(-0.5)}  # side's s and t: off every solved path
+    lone = node(5)
+    lone.edges = [Edge("p", smp((8,)), n=1, w=0.9), Edge("q", smp((9,)), n=1, w=0.0)]
+    assert tree_pairs(lone, 1.0, 0.1, solved=True) == [] and sibling_items(lone, 1.0, solved=True) == []
+
+
 def test_mcts_explore_draws_a_nodes_candidates_only_and_restores_the_policy():
     """``mcts.explore``: the policy samples a node's candidates with its uniform exploration at that rate (and
     ``mcts.explore_unit``'s unit), and is back at its own rate and unit afterwards (rollouts stay the policy's own), even when sampling fails."""

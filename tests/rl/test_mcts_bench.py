@@ -94,7 +94,7 @@ def test_two_rounds_make_a_curve_of_two_points_on_search_and_update_cpu():
     assert out["before"]["success"] == 0.0 and out["after"]["success"] == 0.5
     assert out["dpo"] == {"before": 0.0, "after": 0.5, "gain_points": 50.0, "cpu_min": round(28 / 60, 2),
                           "eval_cpu_min": round(21 / 60, 2), "rounds": 2, "stopped": "rounds", "pairs_from": "all",
-                          "update": "dpo"}
+                          "pairs": "q", "update": "dpo"}
     assert out["search"]["episodes"] == 8 and out["search"]["solved_episodes"] == 3 and out["pairs"] == 4
 
 

@@ -211,12 +211,13 @@ async def learn_from(setup: MCTSSetup, it: int, task: Any, result: SearchResult,
     key = f"it{it:04d}"
     tree = save_tree(run, key, result, s.alpha)
     run.write_episode(key, result.episode, extra={"iteration": it, "kind": "mcts"})
-    pairs = sorted(tree_pairs(result.root, s.alpha, d.margin), key=lambda p: -p[1]["margin"])
+    pairs = sorted(tree_pairs(result.root, s.alpha, d.margin, solved=d.pairs == "solved"),
+                   key=lambda p: -p[1]["margin"])
     pairs = pairs[:d.max_pairs]
     with open(run.path / "pairs.jsonl", "a") as f:
         for _, rec in pairs:
             f.write(json.dumps({"iteration": it, "task_id": task.id, **rec}) + "\n")
-    items = sibling_items(result.root, s.alpha) if d.pg_weight > 0 else []
+    items = sibling_items(result.root, s.alpha, solved=d.pairs == "solved") if d.pg_weight > 0 else []
     t1 = time.perf_counter()
     stats = await asyncio.to_thread(setup.learner.preference_update, [p for p, _ in pairs],
                                     beta=d.beta, items=items, pg_weight=d.pg_weight)

@@ -253,6 +253,9 @@ class DPOSettings:
     beta: Positive = 0.1
     margin: NonNegative = 0.1  # least Q difference between siblings for a pair
     pg_weight: NonNegative = 0.0  # weight of the sibling-GRPO policy-gradient loss beside DPO (0: DPO only)
+    # q: pairs of siblings whose Q differ by margin | solved: only a solved path's edge over its siblings that solve
+    # nothing (and the policy-gradient part by solving, not Q): rl/dpo.py
+    pairs: Literal["q", "solved"] = "q"
     max_pairs: Annotated[AtLeast1, Field(le=65536), Why(
         "pairs of one update, each two replies' prompts with their screenshots")] = 256  # per update, largest first
 

@@ -1,6 +1,12 @@
 """Step-level DPO from search trees (Agent Q): at every expanded node, sibling actions whose Q differ by at least a
 margin make a preference pair; the optional policy-gradient part treats a node's tried actions as a GRPO group
 (advantage: Q minus the siblings' mean). Both feed ``LoRALearner.preference_update``.
+
+``solved`` (``dpo.pairs: solved``) keeps only what a solved path says: at each node on a path from the root to a
+successful end, its solving edge over each sibling that solves nothing (and, for the policy-gradient part, solving
+1 / not 0 minus the node's mean). Pairs by Q alone are mostly between siblings that both fail (measured on
+gocalendar.otherday: ~2,500 pairs a round, the sampled policy 0% -> 0%), which teach the policy nothing about the
+path that solved.
 """
 
 from __future__ import annotations
@@ -19,15 +25,36 @@ def _tokens(e: Edge) -> tuple[tuple[int, ...], str | None]:
     return tuple(s.token_ids or ()), (s.grammar if constrained else None)
 
 
-def tree_pairs(root: Node, alpha: float, margin: float) -> list[tuple[PreferencePair, dict[str, Any]]]:
+def solving_edges(root: Node) -> set[int]:
+    """The ids of the edges on a path from ``root`` to a successful terminal node."""
+    out: set[int] = set()
+
+    def solves(node: Node) -> bool:
+        found = False
+        for e in node.edges:
+            c = e.child
+            if c is not None and ((c.terminal and c.success) or (not c.terminal and solves(c))):
+                out.add(id(e))
+                found = True
+        return found
+    solves(root)
+    return out
+
+
+def tree_pairs(root: Node, alpha: float, margin: float,
+               solved: bool = False) -> list[tuple[PreferencePair, dict[str, Any]]]:
     """Preference pairs of every node's tried siblings (Q of the chosen >= Q of the rejected + margin), each with a
-    JSON record of what was compared."""
+    JSON record of what was compared; ``solved``: only a solving edge over a sibling that solves nothing (any Q)."""
     out = []
+    win = solving_edges(root) if solved else set()
     for node, tried in sibling_groups(root, alpha):
         for a, b in itertools.permutations(tried, 2):
             qa, qb = a.q(alpha), b.q(alpha)
             (ca, ga), (cb, gb) = _tokens(a), _tokens(b)
-            if qa - qb < margin or not ca or not cb or ca == cb:
+            if solved:
+                if id(a) not in win or id(b) in win or not ca or not cb or ca == cb:
+                    continue
+            elif qa - qb < margin or not ca or not cb or ca == cb:
                 continue
             pair = PreferencePair(prompt=node.prompt, chosen=ca, rejected=cb, chosen_grammar=ga, rejected_grammar=gb)
             out.append((pair, {"node": node.id, "step": node.step, "url": node.obs.url, "chosen": a.key,
@@ -36,11 +63,13 @@ def tree_pairs(root: Node, alpha: float, margin: float) -> list[tuple[Preference
     return out
 
 
-def sibling_items(root: Node, alpha: float) -> list[TrainItem]:
-    """GRPO on a node's tried actions: advantage = Q minus the siblings' mean Q (zero-spread nodes give nothing)."""
+def sibling_items(root: Node, alpha: float, solved: bool = False) -> list[TrainItem]:
+    """GRPO on a node's tried actions: advantage = Q minus the siblings' mean Q (zero-spread nodes give nothing);
+    ``solved``: 1 for a solving edge, 0 for the others, minus their mean (nodes off every solved path give nothing)."""
     items = []
+    win = solving_edges(root) if solved else set()
     for node, tried in sibling_groups(root, alpha):
-        qs = [e.q(alpha) for e in tried]
+        qs = [float(id(e) in win) for e in tried] if solved else [e.q(alpha) for e in tried]
         mean = statistics.fmean(qs)
         for e, q in zip(tried, qs):
             s = e.sample
