@@ -432,7 +432,7 @@ def main() -> None:
                    help="explore at least this often on a step where the policy repeats its last action "
                         "(GRPOSettings.explore_stuck)")
     p.add_argument("--explore-novel", action=argparse.BooleanOptionalAction, default=False,
-                   help="explored clicks favour buttons not yet acted on, stuck steps actions not yet taken "
+                   help="explored clicks favour buttons not yet acted on, stuck steps other actions than the repeated one "
                         "(GRPOSettings.explore_novel; needs --explore-unit value)")
     p.add_argument("--explore-unit", default="choice", choices=("choice", "reply", "value"),
                    help="draw each choice with --explore's probability, or whole replies, or whole replies with each "

@@ -267,7 +267,8 @@ def test_repeating_reads_the_last_actions():
 
 def test_the_novel_prior_adds_unacted_buttons_one_per_name_and_fresh_actions_when_stuck():
     """``novel``: a click's element prefers (after what just appeared) the page's buttons not yet acted on, one per
-    name; where the policy repeats itself, the action prefers those it has not taken. Without it, as before."""
+    name; where the policy repeats itself, the action prefers those other than the one repeated (go_back aside).
+    Without it, as before."""
     import dataclasses
 
     from halo.env.types import Element
@@ -290,7 +291,9 @@ def test_the_novel_prior_adds_unacted_buttons_one_per_name_and_fresh_actions_whe
     assert len(buttons) == 40 - 1 + 1  # b200-b239 but b201, and one Not starred
     assert "action" not in novel  # not repeating itself
     stuck = dataclasses.replace(obs, last_actions=("fill('5', 'Lunch')", "fill('5', 'Kevin')"))
-    assert explore_prior(stuck, cfg, novel=True)["action"] == ["click", "go_back"]
+    assert explore_prior(stuck, cfg, novel=True)["action"] == ["click"]  # go_back is never the novelty
+    on_send = dataclasses.replace(obs, last_actions=("fill('185', 'x')", "click('201')", "click('201')"))
+    assert explore_prior(on_send, cfg, novel=True)["action"] == ["fill"]  # not the one repeated
     assert "action" not in explore_prior(stuck, cfg)
 
 

@@ -173,8 +173,9 @@ def explore_prior(obs: Observation, cfg: Any, novel: bool = False) -> dict[str, 
     ``novel`` (``grpo.explore_novel``) adds what the episode has not tried: ``click.element``'s next tier is the
     page's buttons not yet acted on, one per name (GoMail's inbox offers 69 clicks, 16 of them "Select
     conversation" and 15 "Not starred"; Compose is one of 7 button names), buttons because they do things where
-    links go places; and where the policy repeats itself (``repeating``) ``action`` prefers the actions it has not
-    taken in its last few steps."""
+    links go places; and where the policy repeats itself (``repeating``) ``action`` prefers the actions other than
+    the one it repeats, go_back aside (it leaves what the episode built: a compose window stuck on Send needs a
+    fill)."""
     out: dict[str, Any] = {}
     quoted = quoted_choices(obs, cfg)
     if cfg.text != "free":
@@ -214,8 +215,8 @@ def explore_prior(obs: Observation, cfg: Any, novel: bool = False) -> dict[str, 
         if any(tiers):
             out["click.element"] = tiers if novel else new
     if novel and repeating(obs) and cfg.actions:
-        used = {n for n, _ in acted(obs)}
-        fresh = [a for a in cfg.actions if a not in used]
+        again = acted(obs)[-1][0]
+        fresh = [a for a in cfg.actions if a not in (again, "go_back")]
         if fresh:
             out["action"] = fresh
     return out

@@ -123,7 +123,7 @@ class GRPOSettings:
     # acts there, not once in an episode
     explore_stuck: Fraction = 0.0
     # explore_unit value: explored clicks favour the page's buttons not yet acted on (one per name), and stuck steps
-    # the actions not yet taken (policy.action_space.explore_prior's novel tiers)
+    # the actions other than the one repeated, go_back aside (policy.action_space.explore_prior's novel tiers)
     explore_novel: bool = False
     # asynchronous GRPO (rl/pipeline.py): rollouts of the next iterations run while the learner updates, each step
     # sampled at most this many adapter versions (iterations' updates) behind the learner that trains on it; a group
