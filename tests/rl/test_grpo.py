@@ -247,7 +247,7 @@ def test_explore_per_reply_draws_every_choice_of_a_drawn_reply_and_none_of_the_o
     assert not bool((mixed == mixed[:, :1]).all())
 
 
-def test_explore_is_refused_where_replies_are_not_drawn_here():
+def test_explore_is_refused_where_replies_are_not_drawn_here(tmp_path):
     from halo.errors import ConfigError
     from halo.rl.grpo import check_explore
 
@@ -262,6 +262,15 @@ def test_explore_is_refused_where_replies_are_not_drawn_here():
         check_explore(Server(), None)
     with pytest.raises(ConfigError, match="--ray"):
         check_explore(Server(), object())
+    # explore_stuck alone draws replies the same way: the trainer refuses it on such a sampler before anything runs
+    from types import SimpleNamespace
+
+    from halo.rl.grpo import GRPOTrainer
+    from halo.runtime.runs import RunDir
+
+    tasks = [SimpleNamespace(id="a.one-0", family="a.one")]
+    with pytest.raises(ConfigError, match="in-process sampler"):
+        GRPOTrainer(Server(), None, tasks, GRPOSettings(explore_stuck=0.5), RunDir(tmp_path, "r"))
 
 
 def test_adaptive_explore_follows_each_familys_failure_rate(tmp_path):

@@ -177,6 +177,7 @@ def explore_prior(obs: Observation, cfg: Any, novel: bool = False) -> dict[str, 
     the one it repeats, go_back aside (it leaves what the episode built: a compose window stuck on Send needs a
     fill)."""
     out: dict[str, Any] = {}
+    done = acted(obs) if novel else []
     quoted = quoted_choices(obs, cfg)
     if cfg.text != "free":
         phrases = goal_phrases(obs.goal, cfg.text_max_chars, cfg.phrase_words)
@@ -203,20 +204,19 @@ def explore_prior(obs: Observation, cfg: Any, novel: bool = False) -> dict[str, 
         new = [i for i in by.get("click", ()) if i in obs.appeared]
         tiers = [new]
         if novel:
-            done = {e for _, e in acted(obs)}
+            used = {e for _, e in done}
             names: set[str] = set()
             buttons = []
             for i in by.get("click", ()):
                 name = " ".join((obs.elements[i].name or "").split()).casefold()
-                if obs.elements[i].role == "button" and i not in done and name not in names:
+                if obs.elements[i].role == "button" and i not in used and name not in names:
                     names.add(name)
                     buttons.append(i)
             tiers.append(buttons)
         if any(tiers):
             out["click.element"] = tiers if novel else new
     if novel and repeating(obs) and cfg.actions:
-        again = acted(obs)[-1][0]
-        fresh = [a for a in cfg.actions if a not in (again, "go_back")]
+        fresh = [a for a in cfg.actions if a not in (done[-1][0], "go_back")]
         if fresh:
             out["action"] = fresh
     return out

@@ -51,10 +51,8 @@ def tree_pairs(root: Node, alpha: float, margin: float,
         for a, b in itertools.permutations(tried, 2):
             qa, qb = a.q(alpha), b.q(alpha)
             (ca, ga), (cb, gb) = _tokens(a), _tokens(b)
-            if solved:
-                if id(a) not in win or id(b) in win or not ca or not cb or ca == cb:
-                    continue
-            elif qa - qb < margin or not ca or not cb or ca == cb:
+            keep = id(a) in win and id(b) not in win if solved else qa - qb >= margin
+            if not keep or not ca or not cb or ca == cb:
                 continue
             pair = PreferencePair(prompt=node.prompt, chosen=ca, rejected=cb, chosen_grammar=ga, rejected_grammar=gb)
             out.append((pair, {"node": node.id, "step": node.step, "url": node.obs.url, "chosen": a.key,

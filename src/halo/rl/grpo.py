@@ -187,7 +187,7 @@ class GRPOTrainer:
                                     settings.seed)
         self.replay = SelfImitation(settings.self_imitation, settings.self_imitation_capacity,
                                     settings.curriculum_window, settings.seed) if settings.self_imitation else None
-        if settings.explore:
+        if settings.explore or settings.explore_stuck:  # explore_stuck alone draws replies the same way
             check_explore(policy, rollouts)
         if settings.max_staleness:
             from halo.rl.pipeline import check_async
