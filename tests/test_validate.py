@@ -315,6 +315,8 @@ def _train(tmp_path, *args: str, config: str | None = None):
     (["--mode", "qwen3vl_grpo"], "lora: {modules_to_save: [lm_head]}",
      r"a vLLM server hot-loads LoRA adapters only"),
     (["--mode", "qwen3vl_grpo"], "grpo: {explore: 0.3}", r"grpo\.explore 0\.3: .* needs an in-process \(hf\) mode"),
+    (["--mode", "qwen3vl_grpo"], "grpo: {explore_stuck: 0.5}",
+     r"grpo\.explore_stuck 0\.5: .* needs an in-process \(hf\) mode"),
     ([], "grpo: {explore: 1.5}", r"explore must be in \[0, 1\)"),
     ([], "grpo: {hindsight: true}", r"hindsight relabels episodes into self-imitation's buffer"),
     ([], "grpo: {hindsight: true, self_imitation: 8, hindsight_per_episode: 0}",

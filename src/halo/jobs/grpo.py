@@ -64,7 +64,9 @@ def check_grpo(job: GRPOJob, cfg: RLConfig, mode: ModeConfig) -> None:
                           f"{f' ({mode.server.kind})' if mode.backend == 'openai' else ''}; set grpo.max_staleness=0")
     explore = cfg.grpo.explore or cfg.grpo.explore_stuck
     if explore and (mode.backend != "hf" or not mode.decoding_config().constrained or job.ray is not None):
-        raise ConfigError(f"grpo.explore {cfg.grpo.explore} / explore_stuck {cfg.grpo.explore_stuck}: exploration draws replies in HALO's own sampler under the "
+        named = " and ".join(f"grpo.{k} {v}" for k, v in (("explore", cfg.grpo.explore),
+                                                              ("explore_stuck", cfg.grpo.explore_stuck)) if v)
+        raise ConfigError(f"{named}: exploration draws replies in HALO's own sampler under the "
                           f"action grammar, so it needs an in-process (hf) mode with decoding.constrained (as tiny) "
                           f"and no --ray; mode {mode.name} is {mode.backend}"
                           f"{'' if mode.decoding_config().constrained else ', unconstrained'}")
