@@ -94,6 +94,11 @@ async def pick_recipient(d, p):
     await d.click("option", p["name"])
 
 
+async def send_pick(d, p):  # the name already typed into To (?typing=): its suggestion, then Send
+    await d.click("option", p["name"])
+    await send_click(d, p)
+
+
 async def send_to(d, p):
     await pick_recipient(d, p)
     await send_click(d, p)
@@ -117,7 +122,7 @@ async def send(d, p):
 ORACLES = {"gomail.folder": folder, "gomail.open": open_email, "gomail.star": star, "gomail.trash": trash,
            "gomail.label": label, "gomail.reply": reply, "gomail.send": send, "gomail.send_click": send_click,
            "gomail.send_body": send_body, "gomail.send_subject": send_subject, "gomail.send_address": send_address,
-           "gomail.send_title": send_title, "gomail.send_to": send_to}
+           "gomail.send_title": send_title, "gomail.send_to": send_to, "gomail.send_pick": send_pick}
 
 
 # ---------------------------------------------------------------- near misses, played in the browser
@@ -143,6 +148,8 @@ async def send_without_body(d, p):  # the rung's prefilled fields alone are not 
 
 
 BROWSER_NEAR_MISSES = {"gomail.folder": wrong_folder, "gomail.star": wrong_star, "gomail.send_body": send_without_body,
+                       # Send with the name only typed, its suggestion not picked: "Angela" is no address, nothing sent
+                       "gomail.send_pick": send_without_body,
                        "gomail.open": lambda d, p: open_email(d, {"id": other_email(p["id"])})}
 
 
@@ -195,7 +202,7 @@ def nm_send_subject(s, p):
 NEAR_MISSES = {"gomail.folder": lambda s, p: _set_path(s, "/inbox"), "gomail.open": nm_open, "gomail.star": nm_star,
                "gomail.trash": nm_trash, "gomail.label": nm_label, "gomail.reply": nm_reply,
                "gomail.send": nm_send,
-               **{f"gomail.send_{r}": nm_send for r in ("click", "body", "subject", "address", "title", "to")}}
+               **{f"gomail.send_{r}": nm_send for r in ("click", "body", "subject", "address", "title", "to", "pick")}}
 EXTRA_NEAR_MISSES = [("gomail.send", nm_send_subject), ("gomail.send_click", nm_send_subject)]
 
 

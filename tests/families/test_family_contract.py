@@ -86,12 +86,13 @@ SITES: dict[str, Site] = {
     "gomail": Site(
         noop_family="gomail.open",
         crash=("gomail.send", {"differences": {"emails": {"added": "not a list"}}}),
-        difficulty=(13, 3, 6, 2), goals_distinct=False, spread_samples=True,
+        difficulty=(14, 3, 7, 2), goals_distinct=False, spread_samples=True,
         # the form opening and a typed field pay before the last step; gomail.send's compose open, the name typed
         # into To, the recipient's chip, the subject and the body each pay on their own
         # (its rungs start with the compose window open and the first fields filled, and pay the rest)
         progress={"gomail.label": 3, "gomail.reply": 3, "gomail.send": 6, "gomail.send_address": 5,
-                  "gomail.send_subject": 3, "gomail.send_title": 2, "gomail.send_to": 3},
+                  "gomail.send_subject": 3, "gomail.send_title": 2, "gomail.send_to": 3,
+                  "gomail.send_pick": 2},
         progress_instance=_instance_3,
         progress_wrong_text=("label", "message", "subject", "body")),
     "marrisuite": Site(

@@ -348,6 +348,9 @@
     }
     $("#compose-subject").value = saved.subject; $("#compose-body").value = saved.body;
     compose.hidden = false;
+    if (saved.typing) {  // REAL-local's ?typing=: To holds the text as typed, its suggestions open
+      const to = $("#compose-to"); to.focus(); to.value = saved.typing; renderSuggest(to);
+    }
   }
 
   // ------------------------------------------------------------ reply / forward (email page)
