@@ -322,7 +322,10 @@ def test_gmail_compose_link_opens_a_filled_message_and_saves_nothing(url):
                                    "body": "Line one"}).text
         data = json.loads(re.search(r'<script id="open-draft" type="application/json">(.*?)</script>', page, re.S)[1])
         assert data == {"id": None, "to": ["kevin.moore@example.com"], "cc": [], "bcc": [],
-                        "subject": "Hi </script>", "body": "Line one"}
+                        "subject": "Hi </script>", "body": "Line one", "typing": ""}
+        # REAL-local's own &typing=: the text still being typed into To (a ladder rung's start), capped
+        typing = c.get("/", params={"view": "cm", "typing": "Kev" + "x" * 200}).text
+        assert f'"typing": "Kev{"x" * 97}"' in typing
         empty = c.get("/", params={"view": "cm"}).text
         assert '"to": []' in empty and '"subject": ""' in empty
         assert '>null</script>' in c.get("/").text
