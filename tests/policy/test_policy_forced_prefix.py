@@ -69,3 +69,38 @@ def test_batched_requests_with_their_own_grammars_score_as_the_learner_replays_t
                 masked = token_logprobs(p.model, batch, 1.0, p.grammar_mask(c.grammar, c.token_ids))[0, P - 1:P - 1 + n]
             assert max(abs(a - b) for a, b in zip(raw.tolist(), c.logprobs)) <= 1e-4
             assert max(abs(a - b) for a, b in zip(masked.tolist(), c.sampler_logprobs)) <= 1e-4
+
+
+def test_forced_text_is_a_token_the_grammars_mask_admits(tiny_model_dir):
+    """xgrammar's mask can be narrower than the bytes: inside a value's string, after "Co" of "Coffee" (with "Coffee
+    makers" beside it), it admits "f" but not the vocabulary's longer "ffe". The forced token is the longest one the
+    mask admits, in sampling and in the learner's replay alike (before: "ffe" was forced, the row had nothing
+    allowed, token 0 was emitted and xgrammar's processor raised an AssertionError in an MCTS run)."""
+    import xgrammar as xgr
+
+    p = constrained_tiny_policy(tiny_model_dir, seed=5)
+    p.explore, p.explore_values = 0.99, True  # explored replies write the goal's quoted values whole
+    obs = make_obs(goal='Buy "Coffee" or "Coffee makers" from the shop')
+    comps = asyncio.run(p.sample_prompt(p.build_prompt(obs), obs, 32, 1.0))
+    coffee = [c for c in comps if "Coffee" in c.text]
+    assert coffee, [c.text for c in comps]
+    tok = p.processor.tokenizer
+    for c in coffee:  # the learner's replay of the grammar: each emitted token is one its mask allowed
+        mask = p.grammar_mask(c.grammar, c.token_ids)
+        steps = min(len(c.token_ids), mask.shape[0])
+        assert all(bool(torch.isfinite(mask[i, t])) for i, t in enumerate(c.token_ids[:steps])), tok.decode(c.token_ids)
+    info = p._grammar.tokenizer_info
+    ffe = p._forced.by_bytes.get(b"ffe")
+    if ffe is not None:  # the tiny vocabulary has it: without the mask's word the longer token would be forced
+        comp = xgr.GrammarCompiler(info)
+        g = comp.compile_json_schema('{"type": "object", "properties": {"t": {"enum": ["Coffee", "Coffee makers"]}}, '
+                                     '"required": ["t"], "additionalProperties": false}', any_whitespace=False)
+        m = xgr.GrammarMatcher(g)
+        assert m.accept_string('{"t":"Co') or m.accept_string('{"t": "Co')
+        bm = xgr.allocate_token_bitmask(1, info.vocab_size)
+        m.fill_next_token_bitmask(bm)
+        allowed = torch.zeros(1, info.vocab_size)
+        xgr.apply_token_bitmask_inplace(allowed, bm)
+        assert p._forced.token_for(m) == ffe and not torch.isfinite(allowed[0, ffe])
+        t = p._forced.token_for(m, lambda i: bool(torch.isfinite(allowed[0, i])))
+        assert t is not None and torch.isfinite(allowed[0, t]) and info.decoded_vocab[t] == b"f"

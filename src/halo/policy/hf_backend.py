@@ -71,12 +71,16 @@ class ForcedTokens:
                 self.by_bytes.setdefault(b, i)
         self.longest = max((len(b) for b in self.by_bytes), default=1)
 
-    def token_for(self, matcher: Any) -> int | None:
-        """The one token to emit next, or None where the policy has a choice."""
+    def token_for(self, matcher: Any, allowed: Callable[[int], bool] | None = None) -> int | None:
+        """The one token to emit next, or None where the policy has a choice. ``allowed``: whether the matcher's
+        own bitmask admits a token; the longest admitted one is taken. xgrammar's mask can be narrower than the
+        bytes: inside an enum's string, after "Co" of "Coffee", it admits "f" but not the vocabulary's "ffe", and a
+        forced token the mask refused left a row with nothing allowed (its token was then 0, which the matcher
+        rejected: an AssertionError in xgrammar's processor, seen in an MCTS run)."""
         jump = matcher.find_jump_forward_string().encode()
         for n in range(min(len(jump), self.longest), 0, -1):
             t = self.by_bytes.get(jump[:n])
-            if t is not None:
+            if t is not None and (allowed is None or allowed(t)):
                 return t
         return None
 
@@ -89,12 +93,14 @@ class _GrammarProcessor:
         self.inner, self.forced = inner, forced
 
     def __call__(self, input_ids, scores):
+        import torch
+
         out = self.inner(input_ids, scores.clone())
         if self.forced is not None:
             for row, m in enumerate(self.inner.matchers):
                 if m.is_terminated():
                     continue
-                t = self.forced.token_for(m)
+                t = self.forced.token_for(m, lambda i, r=out[row]: bool(torch.isfinite(r[i])))
                 if t is not None:
                     keep = out[row, t].clone()
                     out[row] = float("-inf")
@@ -369,7 +375,8 @@ class HFPolicy(PolicyBackend):
                 break
             matcher.fill_next_token_bitmask(bitmask)
             xgr.apply_token_bitmask_inplace(mask[i:i + 1], bitmask)
-            t = forced.token_for(matcher) if forced is not None else None
+            t = forced.token_for(matcher, lambda j, r=mask[i]: bool(torch.isfinite(r[j]))) if forced is not None \
+                else None
             if t is not None:
                 mask[i] = float("-inf")
                 mask[i, t] = 0.0
@@ -505,6 +512,7 @@ class HFPolicy(PolicyBackend):
         """The tokens the grammar forces at the start of every row's reply (``ForcedTokens``: a tool call's opening,
         about half of a tiny-mode reply's tokens), with the grammar processor's matchers advanced past them; empty
         without jump-forward. Generating them one decode step each cost as much as the rest of the reply."""
+        import torch
         import xgrammar as xgr
 
         inner = gp.inner
@@ -512,10 +520,19 @@ class HFPolicy(PolicyBackend):
             return []
         grammars = inner.compiled_grammars if len(inner.compiled_grammars) > 1 else inner.compiled_grammars * rows
         matchers = [xgr.GrammarMatcher(g) for g in grammars]
+        bitmask = xgr.allocate_token_bitmask(1, inner.full_vocab_size)
+        mask = torch.zeros((1, inner.full_vocab_size), dtype=torch.float32)
+
+        def forced(m: Any) -> int | None:  # the sampler's rule: the longest token the matcher's mask admits
+            m.fill_next_token_bitmask(bitmask)
+            mask.zero_()
+            xgr.apply_token_bitmask_inplace(mask, bitmask)
+            return gp.forced.token_for(m, lambda i: bool(torch.isfinite(mask[0, i])))
+
         prefix: list[int] = []
         while len(prefix) < limit and not matchers[0].is_terminated():
-            t = gp.forced.token_for(matchers[0])
-            if t is None or any(gp.forced.token_for(m) != t for m in matchers[1:]):
+            t = forced(matchers[0])
+            if t is None or any(forced(m) != t for m in matchers[1:]):
                 break
             if not all(m.accept_token(t) for m in matchers):
                 raise PolicyError(f"the grammar refused the token it forces ({t})")
