@@ -199,6 +199,12 @@ def test_the_explore_prior_names_untyped_quoted_strings_empty_fields_and_new_con
     assert half["value"] == [["#1"], [moore]]  # the message (whitespace and case aside) and Kevin are typed
     assert sorted(half["fill.element"]) == ["184", "5"]
     assert sorted(half["click.element"]) == ["238", "239"]
+    # a page that opens with a suggestion showing (gomail.send_pick: the name already typed) has no last action that
+    # brought it: a list's options on show are preferred all the same
+    from halo.env.types import Element
+    shown = _form({"181": "Kevin"})
+    shown.elements["300"] = Element("300", "option", "Kevin Moore <kevin.moore@example.com>", (10, 40, 200, 20))
+    assert explore_prior(shown, cfg)["click.element"] == ["300"]
     done = explore_prior(_form({"184": "lunch", "185": "See you at noon", "5": "Kevin Moore"}), cfg)
     assert done["value"] == [["#1", "#2"], [kevin, moore]]  # every one typed somewhere: as on a fresh page
     words = get_mode("tiny_text").with_overrides(actions=["click", "fill"], text="goal", max_tokens=200).prompt_config()

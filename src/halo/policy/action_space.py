@@ -161,13 +161,16 @@ def repeating(obs: Observation) -> bool:
     return len(done) >= 2 and "?" not in done[-1][1] and done[-1] in done[:-1]
 
 
+OPEN_CHOICES = ("option",)  # roles of a list's entries on show (an autocomplete's suggestions, an open listbox)
+
+
 def explore_prior(obs: Observation, cfg: Any, novel: bool = False) -> dict[str, Any]:
     """An explorer's prior (``explore_values.ValueDraw``'s ``prefer``) over this page's values, as the grammar
     spells them: where a goal's text is still to be typed and what was just opened. ``value``: two tiers (``ValueDraw``
     gives the first half the draws, the second a quarter), the goal's quoted strings no field holds yet, then its
     names no field holds yet (the quoted strings, then the names, once every one is typed somewhere; ``text`` the
     same); ``fill.element``: the fields that are still empty; ``click.element``: the controls the last action brought
-    onto the page (a menu, an autocomplete's suggestions). A key with nothing to prefer is left out (its draw stays
+    onto the page (a menu, an autocomplete's suggestions) and any list options on show (``OPEN_CHOICES``). A key with nothing to prefer is left out (its draw stays
     uniform).
 
     ``novel`` (``grpo.explore_novel``) adds what the episode has not tried: ``click.element``'s next tier is the
@@ -201,7 +204,9 @@ def explore_prior(obs: Observation, cfg: Any, novel: bool = False) -> dict[str, 
         empty = [i for i in by["fill"] if not (obs.elements[i].value or "").strip()]
         if empty:
             out["fill.element"] = empty
-        new = [i for i in by.get("click", ()) if i in obs.appeared]
+        # what the page asks to choose now: the controls the last action brought onto it, and a list's options
+        # showing (a page that opens with an autocomplete's suggestions up has no last action to have brought them)
+        new = [i for i in by.get("click", ()) if i in obs.appeared or obs.elements[i].role in OPEN_CHOICES]
         tiers = [new]
         if novel:
             used = {e for _, e in done}

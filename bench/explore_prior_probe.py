@@ -1,0 +1,92 @@
+"""What an explored reply does on a real page, with and without one of the explorer's priors (issue 40).
+
+Opens a family instance's start page on REAL-local (``--task gomail.send_pick-0``), then samples ``--replies``
+explored replies (``grpo.explore`` 0.99, ``explore_unit: value``, ``explore_novel``) from the random-init tiny model
+in the ladder's tiny_text interface, twice: with the explorer's prior as built, and with ``action_space.OPEN_CHOICES``
+emptied (a list's options on show no longer preferred). Counts the replies whose action clicks an element of
+``--role`` (``option``: an autocomplete's suggestion) beside every action's share. Nothing trains.
+Writes bench/results/explore_prior_probe.json.
+
+    .venv/bin/python bench/explore_prior_probe.py [--task gomail.send_pick-0] [--replies 1000] [--role option]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import collections
+import json
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+async def probe(a, urls) -> dict:
+    import torch
+
+    from halo.env.browser import BrowserPool
+    from halo.env.env import BrowserEnv
+    from halo.policy import action_space
+    from halo.policy.modes import get_mode, make_policy
+    from halo.policy.tiny import build_tiny_model
+    from halo.tasks.resolve import resolve_tasks
+
+    d = Path(tempfile.mkdtemp(prefix="halo-probe-")) / "tiny"
+    build_tiny_model(d, seed=a.seed)
+    torch.manual_seed(a.seed)
+    mode = get_mode("tiny_text").with_overrides(
+        model=str(d), seed=a.seed, element_roles="by_action", phrase_words=1, fields=True, fields_layout="split",
+        element_ids="stable", actions=["click", "fill", "go_back"]).for_training()
+    policy = make_policy(mode)
+    policy.explore, policy.explore_values, policy.explore_novel = 0.99, True, True
+    (task,) = resolve_tasks([a.task], "local", urls)
+    out: dict = {"task": a.task, "replies": a.replies, "role": a.role, "seed": a.seed}
+    async with BrowserPool() as pool:
+        env = BrowserEnv(pool, max_steps=10)
+        obs = await env.reset(task)
+        await env.close()
+    targets = {i for i, el in obs.elements.items() if el.role == a.role}
+    out["targets"] = sorted(el.name or "" for i, el in obs.elements.items() if i in targets)
+    saved = action_space.OPEN_CHOICES
+    for name, roles in (("with", saved), ("without", ())):
+        action_space.OPEN_CHOICES = roles
+        kinds: collections.Counter = collections.Counter()
+        hits = explored = 0
+        t0 = time.perf_counter()
+        prompt = policy.build_prompt(obs)
+        for _ in range(0, a.replies, 50):
+            for s in await policy.sample_prompt(prompt, obs, 50, 1.0):
+                explored += s.explored
+                act = s.action
+                kinds[type(act).__name__ if act is not None else "invalid"] += 1
+                hits += getattr(act, "element", None) in targets
+        out[name] = {"hits": hits, "share": round(hits / a.replies, 4), "explored": explored,
+                     "actions": dict(kinds), "wall_s": round(time.perf_counter() - t0, 1)}
+        print(name, out[name], flush=True)
+    action_space.OPEN_CHOICES = saved
+    return out
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--task", default="gomail.send_pick-0")
+    p.add_argument("--replies", type=int, default=1000)
+    p.add_argument("--role", default="option")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--out", default="explore_prior_probe.json")
+    a = p.parse_args()
+    if a.replies < 50 or a.replies % 50:
+        p.error(f"--replies must be a positive multiple of 50, got {a.replies}")
+    from real_local.server import SitesServer
+
+    with SitesServer() as urls:
+        res = asyncio.run(probe(a, urls))
+    path = ROOT / "bench" / "results" / a.out
+    path.write_text(json.dumps(res, indent=2) + "\n")
+    print(f"wrote {path}")
+
+
+if __name__ == "__main__":
+    main()
