@@ -170,8 +170,8 @@ def explore_prior(obs: Observation, cfg: Any, novel: bool = False) -> dict[str, 
     gives the first half the draws, the second a quarter), the goal's quoted strings no field holds yet, then its
     names no field holds yet (the quoted strings, then the names, once every one is typed somewhere; ``text`` the
     same); ``fill.element``: the fields that are still empty; ``click.element``: the controls the last action brought
-    onto the page (a menu, an autocomplete's suggestions) and any list options on show (``OPEN_CHOICES``). A key with nothing to prefer is left out (its draw stays
-    uniform).
+    onto the page (a menu, an autocomplete's suggestions) and any list options on show (``OPEN_CHOICES``). A key
+    with nothing to prefer is left out (its draw stays uniform).
 
     ``novel`` (``grpo.explore_novel``) adds what the episode has not tried: ``click.element``'s next tier is the
     page's buttons not yet acted on, one per name (GoMail's inbox offers 69 clicks, 16 of them "Select
