@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import statistics
@@ -218,7 +219,7 @@ async def one_seed(a, seed: int, tmp: str) -> dict:
                                  "explore_stuck": a.explore_stuck, "explore_novel": a.explore_novel,
                                  "hindsight_per_episode": a.hindsight_per_episode,
                                  "curriculum": a.curriculum, "ladder_unlock": a.ladder_unlock,
-                                 "ladder_goal": a.ladder_goal,
+                                 "ladder_goal": a.ladder_goal, "ladder_goal_steps": a.ladder_goal_steps,
                                  "family_steps": a.family_steps, "max_staleness": a.max_staleness}),
                              *flags("lora", {"rank": a.lora_rank, "alpha": 2 * a.lora_rank,
                                              "target_modules": a.lora_targets.split(","),
@@ -471,9 +472,15 @@ def main() -> None:
                    help="the frontier rung's recent success that opens the next (GRPOSettings.ladder_unlock)")
     p.add_argument("--ladder-goal", type=float, default=0.0,
                    help="the share of draws the top rung takes before it opens (GRPOSettings.ladder_goal)")
+    p.add_argument("--ladder-goal-steps", type=int, default=0,
+                   help="those draws' episodes end after this many steps (GRPOSettings.ladder_goal_steps; 0: the "
+                        "family's own cap)")
     p.add_argument("--greedy", action=argparse.BooleanOptionalAction, default=True,
                    help="also evaluate at temperature 0 before and after (reported beside; the target is sampled)")
     p.add_argument("--out", default="learning_check.json", help="file name under bench/results/")
+    p.add_argument("--keep-runs", default=None, metavar="DIR",
+                   help="write each seed's run (its evaluated episodes, for bench/ladder_stalls.py) under DIR "
+                        "and keep it; default: a temporary directory, removed at the end")
     p.add_argument("--merge", default="",
                    help="comma-separated result files (under bench/results/) of the same settings, one seed each "
                         "(seeds run as parallel processes): combine them into --out with the plot, run nothing")
@@ -491,7 +498,9 @@ def main() -> None:
         for r in out["seeds"]:  # files written before it was recorded
             r.setdefault("first_drawn_cpu_s", first_drawn(r.get("curve", [])))
     else:
-        with tempfile.TemporaryDirectory() as tmp:
+        with (contextlib.nullcontext(a.keep_runs) if a.keep_runs else tempfile.TemporaryDirectory()) as tmp:
+            if a.keep_runs:
+                os.makedirs(a.keep_runs, exist_ok=True)
             for s in (int(x) for x in a.seeds.split(",")):
                 out["seeds"].append(asyncio.run(one_seed(a, s, tmp)))
                 path.write_text(json.dumps(out, indent=1))

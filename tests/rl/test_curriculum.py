@@ -128,3 +128,21 @@ def test_a_ladders_goal_share_draws_the_top_rung_before_it_opens_and_no_longer_o
     assert lad.open == 3 and lad.weights()["g.top"] == pytest.approx(0.7)  # the frontier now: no extra share
     with pytest.raises(ConfigError, match="goal share"):
         CurriculumSettings(review=0.3, goal=0.7)
+
+
+def test_a_ladders_goal_draws_are_capped_at_goal_steps_until_the_top_rung_opens():
+    """``goal_steps``: the goal's draws before it opens practise its first steps, so they end after that many; the
+    rungs below and the top rung once open keep the run's own cap (None)."""
+    tasks = [*fam_tasks("g.one"), *fam_tasks("g.top")]
+    lad = make_sampler(tasks, "ladder", CurriculumSettings(window=8, goal=0.1, goal_steps=3), seed=1)
+    assert lad.step_cap(tasks[5]) == 3 and lad.step_cap(tasks[0]) is None
+    lad.record(tasks[0], [True] * 8)
+    assert lad.open == 2 and lad.step_cap(tasks[5]) is None
+    plain = make_sampler(tasks, "ladder", CurriculumSettings(window=8, goal=0.1), seed=1)
+    assert plain.step_cap(tasks[5]) is None
+    assert make_sampler(tasks, "on").step_cap(tasks[5]) is None
+    assert make_sampler(tasks, "off").step_cap(tasks[5]) is None
+    with pytest.raises(ConfigError, match="goal share > 0"):
+        CurriculumSettings(goal_steps=3)
+    with pytest.raises(ConfigError, match=">= 0"):
+        CurriculumSettings(goal=0.1, goal_steps=-1)

@@ -355,6 +355,53 @@ def test_adaptive_explore_can_follow_the_policys_own_episodes(tmp_path):
         GRPOSettings(explore=0.3, explore_stuck=1.0)
 
 
+def test_the_trainer_ends_a_ladders_early_goal_episodes_after_ladder_goal_steps(tmp_path):
+    """``ladder_goal_steps``: the top rung's groups drawn before it opens are rolled out with that step cap, the
+    lower rung's with the run's ``max_steps``; once the top rung opens its episodes get the whole cap."""
+    from types import SimpleNamespace
+
+    from policy_helpers import make_obs
+
+    from halo.env.actions import LeftClick
+    from halo.env.types import StepInfo, StepResult
+    from halo.errors import ConfigError
+    from halo.policy.scripted import ScriptedPolicy
+    from halo.rl.grpo import GRPOTrainer
+    from halo.runtime.runs import RunDir
+
+    class Env:
+        max_steps = 20
+
+        async def reset(self, task):
+            return make_obs()
+
+        async def step(self, action):
+            return StepResult(observation=make_obs(), reward=0.0, done=False, truncated=False, info=StepInfo())
+
+    tasks = [SimpleNamespace(id=f"{f}-{i}", family=f, site="s") for f in ("l.one", "l.top") for i in range(3)]
+    settings = GRPOSettings(curriculum="ladder", ladder_goal=0.5, ladder_goal_steps=2, max_steps=5, group_size=2,
+                            tasks_per_iteration=8, curriculum_window=4)
+    trainer = GRPOTrainer(ScriptedPolicy([LeftClick(1, 1)]), None, tasks, settings, RunDir(tmp_path, "r"))
+    envs = [Env(), Env()]
+
+    def lengths(it: int) -> dict[str, set[int]]:
+        out: dict[str, set[int]] = {}
+        for g in asyncio.run(trainer.roll(it, envs)).groups:
+            for e in g:
+                assert not e.errored, e.error
+            out.setdefault(g[0].task_id.split("-")[0], set()).update(len(e.steps) for e in g)
+        return out
+
+    assert lengths(0) == {"l.one": {5}, "l.top": {2}}
+    trainer.sampler.record(tasks[0], [True] * 4)  # the first rung learned: the top one opens
+    assert trainer.sampler.open == 2
+    assert lengths(1).get("l.top") == {5}
+    with pytest.raises(ConfigError, match="ladder_goal_steps"):
+        GRPOSettings(curriculum="ladder", ladder_goal_steps=2)
+    with pytest.raises(ConfigError, match="ladder_goal_steps"):
+        GRPOSettings(ladder_goal=0.1, ladder_goal_steps=2)
+
+
 @pytest.mark.ml
 def test_explore_shares_may_differ_per_row():
     """``_Explore`` with one share per row (``HFPolicy.explore_stuck``): a row at 0 is never drawn, one at 1 always."""

@@ -14,7 +14,10 @@ in proportion to its recent failure rate plus ``REVIEW_FLOOR`` (a rung that slip
 overwrite it is drawn more, one that holds is still drawn). With ``goal`` > 0 the top rung (the goal itself) takes
 that share of the draws from the start, before it opens: in a reverse curriculum every rung below starts later in
 the goal's episode, so the goal's first steps (GoMail's Compose from the inbox) are practised on no rung; its
-episodes pay the progress they make (the dense reward), which teaches those steps while the ladder climbs.
+episodes pay the progress they make (the dense reward), which teaches those steps while the ladder climbs. With
+``goal_steps`` those early episodes end after that many steps (``step_cap``): what they are for is the first steps,
+and a whole-length failure costs a rung's worth of episodes; a short one also puts the per-episode explorer's one
+drawn choice on those first steps.
 """
 
 from __future__ import annotations
@@ -37,6 +40,7 @@ class CurriculumSettings:
     unlock: float = 0.5  # ladder: the frontier's recent success that opens the next rung
     review: float = 0.3  # ladder: the share of draws the rungs below the frontier take
     goal: float = 0.0  # ladder: the share of draws the top rung takes before it opens (its first steps practised)
+    goal_steps: int = 0  # ladder: those draws' episodes end after this many steps (0: the family's own cap)
 
     def __post_init__(self) -> None:
         if self.window < 1:
@@ -46,6 +50,11 @@ class CurriculumSettings:
         if not 0 <= self.goal < 1 or self.review + self.goal >= 1:
             raise ConfigError(f"ladder goal share must be in [0, 1) and leave the frontier a share beside review "
                               f"{self.review}, got {self.goal}")
+        if self.goal_steps < 0:
+            raise ConfigError(f"ladder goal steps must be >= 0 (0: the family's own cap), got {self.goal_steps}")
+        if self.goal_steps and not self.goal:
+            raise ConfigError(f"ladder goal steps {self.goal_steps} cap the top rung's draws before it opens: set "
+                              "the ladder goal share > 0 (e.g. 0.1) with it")
 
 
 class RoundRobin:
@@ -68,6 +77,10 @@ class RoundRobin:
 
     def record(self, task: Any, successes: Sequence[bool]) -> None:
         pass
+
+    def step_cap(self, task: Any) -> int | None:
+        """Steps ``task``'s episodes may take at most now, where the sampler says (None: the run's own)."""
+        return None
 
     def state(self) -> dict[str, Any]:
         return {}
@@ -116,6 +129,9 @@ class Curriculum:
     def record(self, task: Any, successes: Sequence[bool]) -> None:
         self.recent[task.family].extend(bool(x) for x in successes)
 
+    def step_cap(self, task: Any) -> int | None:
+        return None
+
     def state(self) -> dict[str, Any]:
         """Per family: recent success (None before any episode) and sampling weight, for metrics and reports."""
         w = self.weights()
@@ -152,6 +168,11 @@ class Ladder(Curriculum):
     def record(self, task: Any, successes: Sequence[bool]) -> None:
         super().record(task, successes)
         self._climb()
+
+    def step_cap(self, task: Any) -> int | None:
+        """``goal_steps`` for the top rung's episodes while it is not open yet (the goal share's draws)."""
+        top = getattr(task, "family", None) == self.families[-1]
+        return self.s.goal_steps if top and self.s.goal_steps and self.open < len(self.families) else None
 
     def state(self) -> dict[str, Any]:
         return {f: {**v, "open": i < self.open} for i, (f, v) in enumerate(super().state().items())}

@@ -183,7 +183,8 @@ class GRPOTrainer:
         self.envs = envs  # envs to roll out on instead of browsers of ``pool`` (a driver's own, or a test's)
         self.sampler = make_sampler(self.tasks, settings.curriculum,
                                     CurriculumSettings(settings.curriculum_window, unlock=settings.ladder_unlock,
-                                                       review=settings.ladder_review, goal=settings.ladder_goal),
+                                                       review=settings.ladder_review, goal=settings.ladder_goal,
+                                                       goal_steps=settings.ladder_goal_steps),
                                     settings.seed)
         self.replay = SelfImitation(settings.self_imitation, settings.self_imitation_capacity,
                                     settings.curriculum_window, settings.seed) if settings.self_imitation else None
@@ -218,6 +219,13 @@ class GRPOTrainer:
         return {"reward_config": self.reward_config, "temperature": s.temperature, "max_steps": s.max_steps,
                 "state_keys": s.advantage == "gigpo", "keep_state": s.hindsight, "parallel": s.parallel,
                 "family_steps": s.family_steps}
+
+    @staticmethod
+    def _capped(kw: dict[str, Any], cap: int | None) -> dict[str, Any]:
+        """The rollout settings with the sampler's step cap for a task (the ladder's early goal draws), if any."""
+        if cap is None:
+            return kw
+        return {**kw, "max_steps": min(cap, kw["max_steps"]) if kw.get("max_steps") else cap}
 
     def tasks_for(self, it: int) -> list[Any]:
         return self.sampler.draw(self.s.tasks_per_iteration, it)
@@ -281,8 +289,10 @@ class GRPOTrainer:
         try:
             while queue:
                 if self.rollouts is not None:  # the pending groups at once, spread over the Ray workers
-                    batch, queue = queue, []
-                    batch_groups = await self.rollouts.run_groups(batch, s.group_size, kw)
+                    cap = self.sampler.step_cap(queue[0])  # one step cap a batch: the tasks that share the first's
+                    batch = [t for t in queue if self.sampler.step_cap(t) == cap]
+                    queue = [t for t in queue if self.sampler.step_cap(t) != cap]
+                    batch_groups = await self.rollouts.run_groups(batch, s.group_size, self._capped(kw, cap))
                 else:
                     batch = [queue.pop(0)]
                     if s.explore or s.explore_stuck:  # training rollouts only: evaluation samples the policy itself
@@ -293,7 +303,7 @@ class GRPOTrainer:
                         self.policy.explore_novel = s.explore_novel
                         rates.append(self.policy.explore)
                     batch_groups = [await run_group(envs, self.policy, batch[0], n=s.group_size, on_step=None,
-                                                    **kw)]
+                                                    **self._capped(kw, self.sampler.step_cap(batch[0])))]
                 for task, g in zip(batch, batch_groups):
                     groups.append(g)
                     self.sampler.record(task, [e.success for e in g if not e.errored])
