@@ -103,3 +103,5 @@ def test_a_search_tree_is_drawn_with_the_path_taken_leftmost():
     svg = tree_svg({"nodes": nodes}, "t")
     thick = re.findall(r'<line x1="([\d.]+)" y1="[\d.]+" x2="([\d.]+)"[^>]*stroke="#f29900"', svg)
     assert len(thick) == 2 and {float(x2) for _, x2 in thick} == {PAD}  # both path edges end in the first column
+    # scaled to its box, the root (centred over its dozens of children) is in view too, not scrolled out of it
+    assert re.search(r'<svg class="tree"[^>]*style="max-width:100%;height:auto"', svg)
