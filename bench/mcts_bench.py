@@ -268,17 +268,20 @@ async def success_on(policy, tasks, max_steps: int, run) -> dict:
     return {"success": m["success_rate"], "episodes": m["episodes"], "errored": m["errored"]}
 
 
-async def dpo_update(learner, pairs, epochs: int, beta: float, items=(), pg_weight: float = 1.0) -> list[dict]:
-    """``epochs`` passes over ``pairs`` (DPO) and ``items`` (the trees' siblings under GRPO's loss, advantage Q minus
-    the siblings' mean: ``halo.rl.dpo.sibling_items``) in batches of 32 of each, one optimizer step a batch (the
-    policy-gradient loss times ``pg_weight`` beside pairs); a row per step."""
+async def dpo_update(learner, pairs, epochs: int, beta: float, items=(), pg_weight: float = 1.0,
+                     nll_weight: float = 0.0) -> list[dict]:
+    """``epochs`` passes over ``pairs`` (DPO, with ``nll_weight`` times the chosen reply's NLL: RPO) and ``items``
+    (the trees' siblings under GRPO's loss, advantage Q minus the siblings' mean: ``halo.rl.dpo.sibling_items``) in
+    batches of 32 of each, one optimizer step a batch (the policy-gradient loss times ``pg_weight`` beside pairs); a
+    row per step."""
     curve = []
     items = list(items)
     for epoch in range(epochs):
         for k in range(0, max(len(pairs), len(items)), 32):
             st = await asyncio.to_thread(learner.preference_update, pairs[k:k + 32], beta=beta,
-                                         items=items[k:k + 32], pg_weight=pg_weight)
+                                         items=items[k:k + 32], pg_weight=pg_weight, nll_weight=nll_weight)
             curve.append({"epoch": epoch, "dpo_loss": round(st.extra.get("dpo_loss", 0.0), 4),
+                          "chosen_nll": round(st.extra.get("chosen_nll", 0.0), 4),
                           "dpo_margin": round(st.extra.get("dpo_margin", 0.0), 4),
                           "dpo_accuracy": round(st.extra.get("dpo_accuracy", 0.0), 3),
                           "pg_items": st.items, "loss": round(st.loss, 4)})
@@ -396,7 +399,7 @@ async def seed_rounds(a, seed: int, policy, pool, train, evals, settings, critic
         async def update(pairs):
             items = (items_all if a.pairs_from == "all" else items_round) if a.update != "dpo" else []
             return await dpo_update(learner, [] if a.update == "pg" else pairs, a.epochs, a.beta, items,
-                                    a.pg_weight)
+                                    a.pg_weight, a.nll_weight)
         return update
 
     async def evaluate(name: str) -> dict:
@@ -452,7 +455,7 @@ async def one_seed(a, seed: int, tmp: str, pool, urls) -> dict:
         run = RunDir(tmp, f"seed{seed}")
         out["before"] = await success_on(policy, evals, a.max_steps, RunDir(run.path, "eval_before"))
         learner = make_learner(a, policy, temp)
-        curve = await dpo_update(learner, [p for p, _ in pairs], a.epochs, a.beta)
+        curve = await dpo_update(learner, [p for p, _ in pairs], a.epochs, a.beta, nll_weight=a.nll_weight)
         out["dpo_curve"] = curve
         out["after"] = await success_on(policy, evals, a.max_steps, RunDir(run.path, "eval_after"))
         print(f"seed {seed}: {len(pairs)} pairs; success {out['before']['success']:.2f} -> "
@@ -546,6 +549,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                    help="with --rounds: what a round trains on: the trees' pairs (DPO), their siblings under GRPO's "
                         "loss (advantage Q minus the siblings' mean), or both (the GRPO loss times --pg-weight)")
     p.add_argument("--pg-weight", type=float, default=1.0, help="with --update both: the GRPO loss's weight")
+    p.add_argument("--nll-weight", type=float, default=0.0,
+                   help="RPO: this times the chosen reply's mean token NLL beside each DPO pair (DPOSettings.nll_weight)")
     p.add_argument("--pairs", choices=("q", "solved"), default="q",
                    help="pairs of siblings whose Q differ by --margin (q), or only a solved path's edge over its "
                         "siblings that solve nothing, the GRPO items by solving (solved: halo.rl.dpo, dpo.pairs)")
@@ -568,6 +573,10 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                 "--rounds")
     if a.pg_weight < 0:
         p.error(f"--pg-weight must be >= 0, got {a.pg_weight}")
+    if a.nll_weight < 0:
+        p.error(f"--nll-weight must be >= 0, got {a.nll_weight}")
+    if a.nll_weight and a.update == "pg":
+        p.error("--nll-weight weighs the chosen reply of DPO's pairs: not with --update pg (no pairs)")
     from learning_check import results_path
 
     a.path = results_path(a.out)  # before anything runs

@@ -71,6 +71,42 @@ def test_a_dpo_step_raises_the_chosen_reply_relative_to_the_rejected(tiny_model)
         assert gap() == pytest.approx(before, abs=1e-4)
 
 
+@pytest.mark.ml
+def test_rpos_nll_term_raises_the_chosen_reply_where_dpo_alone_gives_no_gradient(tiny_model):
+    """``nll_weight`` (RPO): the chosen reply's mean token NLL beside DPO. With beta so small that DPO's own gradient
+    vanishes, the NLL term alone moves the adapter, and the chosen reply becomes likelier; ``chosen_nll`` is the
+    chosen reply's mean token NLL before the step."""
+    torch = pytest.importorskip("torch")
+    from policy_helpers import make_obs
+
+    from halo.policy.base import DecodingConfig
+    from halo.policy.hf_backend import HFPolicy
+    from halo.policy.prompt import PromptConfig
+    from halo.rl.config import LoRASettings, OptimSettings
+    from halo.rl.forward import score
+    from halo.rl.learner import LoRALearner, PreferencePair
+
+    torch.set_num_threads(1)
+    policy = HFPolicy(tiny_model, decoding=DecodingConfig(temperature=1.0, max_tokens=24, seed=2),
+                      prompt=PromptConfig(max_pixels=4096 * 4, min_pixels=4096))
+    obs = make_obs()
+    prompt = policy.build_prompt(obs)
+    a, b = asyncio.run(policy.sample_actions(obs, 2, 1.0))
+    learner = LoRALearner(policy, LoRASettings(rank=8, alpha=16), OptimSettings(lr=2e-2), temperature=1.0)
+    pair = [PreferencePair(prompt, a.token_ids, b.token_ids)]
+
+    def chosen() -> float:
+        return sum(score(policy, prompt, [a.token_ids])[0])
+
+    plain = learner.preference_update(pair, beta=1e-9)
+    assert plain.grad_norm < 1e-6 and "chosen_nll" not in plain.extra
+    before = chosen()
+    rpo = learner.preference_update(pair, beta=1e-9, nll_weight=1.0)
+    assert rpo.grad_norm > 1e-3
+    assert rpo.extra["chosen_nll"] == pytest.approx(-before / len(a.token_ids), rel=1e-3)
+    assert chosen() > before
+
+
 def test_pairs_from_siblings_whose_q_differ_by_the_margin():
     from halo.policy.base import Sample
     from halo.policy.parse import ParseResult

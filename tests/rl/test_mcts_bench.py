@@ -115,11 +115,12 @@ def test_the_total_budget_stops_the_rounds_and_caps_the_last_search():
 def test_an_update_steps_over_pairs_and_tree_items_in_batches_of_32_each():
     """``--update both``: each optimizer step takes up to 32 pairs and 32 sibling items with the GRPO loss's weight;
     the longer list sets the steps, so neither is cut (``--update pg``: items only; ``dpo``: pairs only)."""
-    calls = []
+    calls, nll = [], []
 
     class Learner:
-        def preference_update(self, pairs, *, beta, items, pg_weight):
+        def preference_update(self, pairs, *, beta, items, pg_weight, nll_weight=0.0):
             calls.append((len(pairs), len(items), beta, pg_weight))
+            nll.append(nll_weight)
             return SimpleNamespace(extra={"dpo_loss": 0.5}, items=len(items), loss=0.1)
 
     rows = asyncio.run(mb.dpo_update(Learner(), list(range(40)), 2, 0.3, items=list(range(70)), pg_weight=0.5))
@@ -130,3 +131,6 @@ def test_an_update_steps_over_pairs_and_tree_items_in_batches_of_32_each():
     assert calls == [(32, 0, 0.1, 1.0), (1, 0, 0.1, 1.0)]
     a = mb.parse_args(["--rounds", "2", "--round-cpu-s", "30", "--update", "both", "--pg-weight", "0.5"])
     assert (a.update, a.pg_weight, a.train_head) == ("both", 0.5, True)
+    assert set(nll) == {0.0}
+    asyncio.run(mb.dpo_update(Learner(), list(range(3)), 1, 0.1, nll_weight=1.0))  # RPO's NLL reaches the learner
+    assert nll[-1] == 1.0

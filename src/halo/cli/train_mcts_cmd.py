@@ -52,6 +52,7 @@ def register(train_app: typer.Typer) -> None:
         beta: float = typer.Option(None, help="DPO beta (0.1)"),
         margin: float = typer.Option(None, help="least sibling Q difference for a pair (0.1)"),
         pg_weight: float = typer.Option(None, help="weight of the sibling-GRPO loss mixed with DPO (0)"),
+        nll_weight: float = typer.Option(None, help="RPO: weight of the chosen reply's NLL beside DPO (0)"),
         lr: float = typer.Option(None, help="learning rate"),
         lora_rank: int = typer.Option(None, help="LoRA rank"),
         temperature: float = typer.Option(None, help="sampling temperature"),
@@ -84,7 +85,7 @@ def register(train_app: typer.Typer) -> None:
         mcts_over = flags("mcts", dict(
             simulations=simulations, ucb_c=ucb_c, children=children, alpha=alpha, depth=depth, max_steps=max_steps,
             step_budget=step_budget, time_budget_s=time_budget, restore=restore, beta=beta, margin=margin,
-            pg_weight=pg_weight, temperature=temperature, critic=critic))
+            pg_weight=pg_weight, nll_weight=nll_weight, temperature=temperature, critic=critic))
         mode_over = mode_flags(model=model, adapter=adapter, base_url=base_url, temperature=temperature, seed=seed)
         job = MCTSJob(tasks=[t for t in tasks.split(",") if t.strip()], mode=mode, sites=sites, episodes=episodes,
                       run_name=run_name, runs_dir=runs_dir, config_path=config, learner_model=learner_model,

@@ -220,7 +220,8 @@ async def learn_from(setup: MCTSSetup, it: int, task: Any, result: SearchResult,
     items = sibling_items(result.root, s.alpha, solved=d.pairs == "solved") if d.pg_weight > 0 else []
     t1 = time.perf_counter()
     stats = await asyncio.to_thread(setup.learner.preference_update, [p for p, _ in pairs],
-                                    beta=d.beta, items=items, pg_weight=d.pg_weight)
+                                    beta=d.beta, items=items, pg_weight=d.pg_weight,
+                                    nll_weight=d.nll_weight)
     t_upd = time.perf_counter() - t1
     t_sync = 0.0
     if setup.sync is not None:

@@ -257,6 +257,10 @@ class DPOSettings:
     beta: Positive = 0.1
     margin: NonNegative = 0.1  # least Q difference between siblings for a pair
     pg_weight: NonNegative = 0.0  # weight of the sibling-GRPO policy-gradient loss beside DPO (0: DPO only)
+    # RPO (Pang et al., 2024): this weight times the chosen reply's mean token NLL beside the DPO loss. DPO alone can
+    # fit a pair by pushing the rejected reply down, leaving the chosen one no likelier among the node's untried
+    # alternatives; the NLL term raises it (0: DPO only)
+    nll_weight: NonNegative = 0.0
     # q: pairs of siblings whose Q differ by margin | solved: only a solved path's edge over its siblings that solve
     # nothing (and the policy-gradient part by solving, not Q): rl/dpo.py
     pairs: Literal["q", "solved"] = "q"

@@ -194,9 +194,11 @@ class LoRALearner:
         return self.preference_update((), items=items)
 
     def preference_update(self, pairs: Sequence[PreferencePair], *, beta: float = 0.1,
-                          items: Sequence[TrainItem] = (), pg_weight: float = 1.0) -> UpdateStats:
-        """One optimizer step on the DPO loss of ``pairs`` (reference: this model with its adapter disabled) plus
-        ``pg_weight`` times the policy-gradient loss of ``items`` (GRPO's), gradients accumulated per prompt."""
+                          items: Sequence[TrainItem] = (), pg_weight: float = 1.0,
+                          nll_weight: float = 0.0) -> UpdateStats:
+        """One optimizer step on the DPO loss of ``pairs`` (reference: this model with its adapter disabled), with
+        ``nll_weight`` times each chosen reply's mean token NLL (RPO), plus ``pg_weight`` times the policy-gradient
+        loss of ``items`` (GRPO's), gradients accumulated per prompt."""
         import torch
 
         vision = getattr(self.policy, "vision_ids", frozenset())
@@ -213,7 +215,7 @@ class LoRALearner:
             if usable:
                 self._policy_gradient(usable, stats, pg_weight if good else 1.0)
             if good:
-                self._dpo(good, beta, stats)
+                self._dpo(good, beta, stats, nll_weight)
             o = self.optim_cfg
             gn = torch.nn.utils.clip_grad_norm_(self.params, o.max_grad_norm if o.max_grad_norm > 0 else math.inf)
             stats.grad_norm = float(gn)
@@ -387,23 +389,29 @@ class LoRALearner:
             out.append(cur)
         return out
 
-    def _dpo(self, pairs: Sequence[PreferencePair], beta: float, stats: UpdateStats) -> None:
-
+    def _dpo(self, pairs: Sequence[PreferencePair], beta: float, stats: UpdateStats, nll_weight: float = 0.0) -> None:
         total_w = sum(p.weight for p in pairs)
-        margin = acc = loss = 0.0
+        margin = acc = loss = nll = 0.0
         for p in pairs:  # one forward per pair: its two replies share the prompt (and its image)
             lp, ctx, mask = self._logprobs(p.prompt, [p.chosen, p.rejected], [p.chosen_grammar, p.rejected_grammar])
             ref = self._reference(ctx)
             seq, ref_seq = (lp * mask).sum(1), (ref * mask).sum(1)
             out = dpo_loss(seq[:1], seq[1:], ref_seq[:1], ref_seq[1:], beta)
             w = p.weight / total_w
-            (out.loss * w).backward()
+            total = out.loss
+            if nll_weight:  # RPO: the chosen reply's mean token NLL (a token the grammar forces adds 0)
+                chosen_nll = -seq[0] / mask[0].sum().clamp(min=1)
+                total = total + nll_weight * chosen_nll
+                nll += float(chosen_nll.detach()) * w
+            (total * w).backward()
             loss += float(out.loss.detach()) * w
             margin += out.margin * w
             acc += out.accuracy * w
             stats.tokens += int(mask.sum())
-        stats.loss += loss
+        stats.loss += loss + nll_weight * nll
         stats.extra.update(dpo_loss=loss, dpo_margin=margin, dpo_accuracy=acc)
+        if nll_weight:
+            stats.extra["chosen_nll"] = nll
 
     # ------------------------------------------------------------ persistence (PEFT format + optimizer)
     def save_adapter(self, path: str) -> None:
