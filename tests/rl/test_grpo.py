@@ -69,6 +69,65 @@ def test_update_raises_positive_and_lowers_negative_advantage_samples(policy):
     assert stats.grad_norm == 0.0 and stats.items == 1
 
 
+@pytest.mark.ml
+def test_an_item_with_a_non_finite_logprob_is_dropped_and_a_non_finite_step_skipped(tiny_model):
+    """One reply whose logprob is not finite (-inf: a token its replayed grammar forbids) made a ladder run's loss
+    and then every weight NaN at once: such an item is dropped and counted, the rest still train; a gradient that
+    is not finite anyway skips the optimizer step, leaving the weights as they were."""
+    import math
+
+    torch = pytest.importorskip("torch")
+    from halo.policy.base import DecodingConfig
+    from halo.policy.hf_backend import HFPolicy
+    from halo.policy.prompt import PromptConfig
+    from halo.rl.config import LoRASettings, OptimSettings
+    from halo.rl.learner import LoRALearner, TrainItem
+
+    torch.set_num_threads(1)
+    pol = HFPolicy(tiny_model, decoding=DecodingConfig(temperature=1.0, max_tokens=24, seed=3),
+                   prompt=PromptConfig(max_pixels=4096 * 4, min_pixels=4096))
+    obs = _obs()
+    prompt = pol.build_prompt(obs)
+    a, b = asyncio.run(pol.sample_actions(obs, 2, 1.0))
+    learner = LoRALearner(pol, LoRASettings(rank=8, alpha=16), OptimSettings(lr=2e-2, max_tokens=24),
+                          temperature=1.0)
+    broken = TrainItem(prompt, b.token_ids, (-math.inf, *b.logprobs[1:]), -1.0)
+    before = sum(score(pol, prompt, [a.token_ids])[0])
+    stats = learner.update([TrainItem(prompt, a.token_ids, a.logprobs, 1.0), broken])
+    assert stats.extra["nonfinite_items"] == 1 and "skipped_steps" not in stats.extra
+    assert math.isfinite(stats.loss) and stats.grad_norm > 0
+    assert sum(score(pol, prompt, [a.token_ids])[0]) > before  # the good item still trained
+    assert learner.nonfinite[-1]["reply"] and learner.nonfinite[-1]["replayed"] is False
+    weights = [p.detach().clone() for p in learner.params]
+    stats = learner.update([TrainItem(prompt, a.token_ids, a.logprobs, math.inf)])  # a gradient of inf / NaN
+    assert stats.extra["skipped_steps"] == 1.0 and not math.isfinite(stats.grad_norm)
+    assert all(torch.equal(w, p.detach()) for w, p in zip(weights, learner.params))
+    assert all(bool(torch.isfinite(p).all()) for p in learner.params)
+
+
+def test_updates_skipped_in_a_row_stop_the_run(tmp_path):
+    """MAX_SKIPPED_UPDATES updates in a row with every step skipped (a non-finite gradient) stop the run with a
+    ``stopped`` record; a partly skipped or clean update in between resets the count."""
+    from types import SimpleNamespace
+
+    from halo.rl.grpo import MAX_SKIPPED_UPDATES, GRPOTrainer
+    from halo.rl.health import RunUnhealthy
+    from halo.runtime.runs import RunDir
+
+    tasks = [SimpleNamespace(id="t-0", family="a.one")]
+    run = RunDir(tmp_path, "r")
+    trainer = GRPOTrainer(SimpleNamespace(explore=0.0), None, tasks, GRPOSettings(update_epochs=2), run)
+    for it in range(MAX_SKIPPED_UPDATES - 1):
+        trainer._check_skipped(it, 2.0, 2)
+    trainer._check_skipped(5, 1.0, 2)  # one of two steps taken: the weights moved
+    for it in range(MAX_SKIPPED_UPDATES - 1):
+        trainer._check_skipped(10 + it, 2.0, 2)
+    with pytest.raises(RunUnhealthy, match="non-finite gradient"):
+        trainer._check_skipped(20, 2.0, 2)
+    rows = [json.loads(x) for x in (run.path / "metrics.jsonl").read_text().splitlines()]
+    assert rows[-1]["kind"] == "stopped" and "skipped" in rows[-1]["reason"]
+
+
 def _episode(ret: float, n_steps: int = 2, errored: bool = False) -> Episode:
     from policy_helpers import make_obs
 

@@ -32,6 +32,8 @@ from halo.rl.rewards import RewardConfig
 from halo.rl.rollout import Episode, run_group
 from halo.rl.self_imitation import SelfImitation, success_key
 
+MAX_SKIPPED_UPDATES = 3  # updates in a row skipped for a non-finite gradient that stop a run
+
 
 @dataclass
 class Rollouts:
@@ -198,6 +200,7 @@ class GRPOTrainer:
                           else None)
         self._own: dict[str, deque[bool]] = {}  # family -> recent successes of the policy's own episodes
         self._lengths: dict[str, deque[int]] = {}  # family -> recent episode lengths (explore_per_episode)
+        self._skipped_in_row = 0  # updates in a row whose every step was skipped (a non-finite gradient)
         # the run's progress in [0, 1] at an iteration, which the learner's schedules follow: iterations done of
         # ``iterations`` unless a driver with another budget (bench/learning_check.py: CPU time) sets its own
         self.progress_fn: Callable[[int], float] | None = None
@@ -219,6 +222,19 @@ class GRPOTrainer:
         return {"reward_config": self.reward_config, "temperature": s.temperature, "max_steps": s.max_steps,
                 "state_keys": s.advantage == "gigpo", "keep_state": s.hindsight, "parallel": s.parallel,
                 "family_steps": s.family_steps}
+
+    def _check_skipped(self, it: int, skipped: float, epochs: int) -> None:
+        """An update whose every step had a non-finite gradient taught nothing; MAX_SKIPPED_UPDATES of them in a row
+        stop the run (a ``stopped`` record, then ``RunUnhealthy``) rather than let it roll on unchanged weights."""
+        self._skipped_in_row = self._skipped_in_row + 1 if skipped >= epochs else 0
+        if self._skipped_in_row >= MAX_SKIPPED_UPDATES:
+            from halo.rl.health import RunUnhealthy, error_report
+
+            msg = (f"GRPO iteration {it}: the last {self._skipped_in_row} updates were all skipped for a non-finite "
+                   f"gradient (metrics: skipped_steps, nonfinite_items); the run stopped: try a lower grpo.lr")
+            if self.run is not None:
+                self.run.log_metrics({"iteration": it, "kind": "stopped", "reason": msg})
+            raise RunUnhealthy(msg, error_report([]))
 
     @staticmethod
     def _capped(kw: dict[str, Any], cap: int | None) -> dict[str, Any]:
@@ -341,8 +357,12 @@ class GRPOTrainer:
         if s.max_staleness:  # rollouts sample on while it runs: the new weights are published as version it + 1
             stats = await asyncio.to_thread(self.learner.update_versioned, items, s.update_epochs, it + 1)
         else:
+            skipped = 0.0
             for _ in range(s.update_epochs):
                 stats = await asyncio.to_thread(self.learner.update, items)
+                skipped += stats.extra.get("skipped_steps", 0.0)
+            stats.extra["skipped_steps"] = skipped  # the last epoch's stats, with every epoch's skipped steps
+        self._check_skipped(it, stats.extra.get("skipped_steps", 0.0), s.update_epochs)
         if self.rollouts is not None and self.sync is None:  # in-process mode: the policy actor samples next
             # (asynchronous: its completions record version it + 1 from then on, as the in-process sampler's do)
             await self.rollouts.sync_weights(self.learner.model, it + 1 if s.max_staleness else None)
@@ -362,11 +382,16 @@ class GRPOTrainer:
                   "ratio_mean": stats.ratio_mean, "kl": stats.kl, "entropy": stats.entropy,
                   "train_items": stats.items,
                   "dropped_items": int(stats.extra.get("dropped_items", 0)),
+                  # items whose logprobs were not finite (dropped) and updates skipped for a non-finite gradient
+                  "nonfinite_items": int(stats.extra.get("nonfinite_items", 0)),
+                  "skipped_steps": int(stats.extra.get("skipped_steps", 0)),
                   "time_rollout": round(t_roll, 3), "time_update": round(t_upd, 3), "time_save": round(t_save, 3),
                   "time_sync": round(t_sync, 3),
                   "tasks": [g[0].task_id for g in groups if g], "refills": refills,
                   "family_success": family_success(groups), "site_success": site_success(groups), "curriculum": self.sampler.state(),
                   "errors": error_counts(groups), "error_examples": error_examples(groups)})
+        if m["nonfinite_items"]:
+            m["nonfinite_examples"] = list(getattr(self.learner, "nonfinite", []))
         if hasattr(self.learner, "set_progress"):
             m.update(lr=self.learner.lr, entropy_coef=self.learner.entropy_coef)
         if replay is not None:

@@ -8,6 +8,7 @@ adapter is hot-loaded into the server (``lora_sync.py``).
 from __future__ import annotations
 
 import contextlib
+import logging
 import math
 import os
 from collections import OrderedDict
@@ -17,6 +18,9 @@ from typing import Any, Sequence
 from halo.policy.prompt import Prompt
 from halo.rl.config import LoRASettings, OptimSettings
 from halo.rl.loss import dpo_loss, policy_loss
+
+log = logging.getLogger(__name__)
+NONFINITE_KEPT = 5  # examples of items whose logprobs were not finite, kept for the run's metrics
 
 
 @dataclass(frozen=True)
@@ -219,7 +223,12 @@ class LoRALearner:
             o = self.optim_cfg
             gn = torch.nn.utils.clip_grad_norm_(self.params, o.max_grad_norm if o.max_grad_norm > 0 else math.inf)
             stats.grad_norm = float(gn)
-            self.optimizer.step()
+            if math.isfinite(stats.grad_norm):
+                self.optimizer.step()
+            else:  # one bad step would leave every weight NaN and the run sampling noise from then on
+                self.optimizer.zero_grad(set_to_none=True)
+                stats.extra["skipped_steps"] = 1.0
+                log.warning("update skipped: gradient norm %s", stats.grad_norm)
             self.model.eval()
         return stats
 
@@ -330,44 +339,75 @@ class LoRALearner:
             return token_logprobs(self.model, batch, self.temperature, gmask)[:, P - 1:P - 1 + L]
 
     def _policy_gradient(self, items: Sequence[TrainItem], stats: UpdateStats, weight: float) -> None:
+        n = len(items)
+        for group in self._micro_batches(items):  # rows of several prompts share a forward (packed_batch)
+            self._policy_gradient_batch(group, n, stats, weight)
+
+    def _policy_gradient_batch(self, group: Sequence[TrainItem], n: int, stats: UpdateStats, weight: float) -> None:
+        """One forward and backward of the GRPO loss on ``group`` (``n`` items in the whole update). A row whose
+        logprob, entropy or sampler logprob is not finite (a reply token its replayed grammar forbids: -inf) would
+        make the loss, and after the step every weight, NaN: such rows are dropped, counted (``nonfinite_items``)
+        and kept as examples (``nonfinite``), and the rest forwarded again."""
         import torch
 
         o = self.optim_cfg
-        n = len(items)
-        for group in self._micro_batches(items):  # rows of several prompts share a forward (packed_batch)
-            lp, ctx, mask = self._rows_logprobs([(it.prompt, it.token_ids, it.grammar) for it in group], entropy=True)
-            lp, ent = lp
-            for it, p in zip(group, ctx[4]):
-                check_prompt_length(it.prompt_tokens, p)
-            L, dev = lp.shape[1], lp.device
-            old = torch.tensor([list(it.sampler_logprobs[:len(it.token_ids)]) +
-                                [0.0] * (L - len(it.token_ids)) if not it.replayed else [0.0] * L for it in group],
-                               dtype=lp.dtype, device=dev)
-            replayed = torch.tensor([it.replayed for it in group], device=dev)
-            if replayed.any():  # sampled by an older policy: learn on the current one (ratio 1, never clipped)
-                old = torch.where(replayed[:, None], lp.detach(), old)
-            behaviour = None
-            if self.decoupled:  # the sampler's logprobs weigh the ratio to the proximal (pre-update) policy
-                behaviour = old
-                old = torch.stack([lp[r].detach() if it.replayed else self._proximal(it, lp[r])
-                                   for r, it in enumerate(group)])
-            ref = self._reference(ctx) if o.kl_coef > 0 else None
-            out = policy_loss(lp, old, torch.tensor([it.advantage for it in group], device=dev), mask,
-                              clip_eps=o.clip_eps,
-                              loss_type=o.loss_type, max_tokens=max(o.max_tokens, L), ref_logprobs_BT=ref,
-                              kl_coef=o.kl_coef, entropy_BT=ent, entropy_coef=self.entropy_coef,
-                              behaviour_logprobs_BT=behaviour, tis_cap=o.tis_cap)
-            w = len(group) / n  # the loss is a mean over the batch's rows; weigh it by its share of items
-            (out.loss * w * weight).backward()
-            stats.loss += float(out.loss.detach()) * w * weight
-            stats.clip_frac += out.clip_frac * w
-            stats.ratio_mean += out.ratio_mean * w
-            stats.kl += out.kl * w
-            stats.entropy += out.entropy * w
-            stats.tokens += int(mask.sum())
-            if behaviour is not None:
-                for k, v in (("is_weight_mean", out.is_weight_mean), ("is_truncated_frac", out.is_truncated_frac)):
-                    stats.extra[k] = stats.extra.get(k, 0.0) + v * w
+        lp, ctx, mask = self._rows_logprobs([(it.prompt, it.token_ids, it.grammar) for it in group], entropy=True)
+        lp, ent = lp
+        sel = mask.bool()
+        bad = ((~torch.isfinite(lp.detach()) | ~torch.isfinite(ent.detach())) & sel).any(1).tolist()
+        bad = [b or not all(map(math.isfinite, it.sampler_logprobs)) for b, it in zip(bad, group)]  # ratio's base
+        if any(bad):
+            self._note_nonfinite([it for it, b in zip(group, bad) if b], lp.detach(), sel, bad)
+            stats.extra["nonfinite_items"] = stats.extra.get("nonfinite_items", 0.0) + sum(bad)
+            good = [it for it, b in zip(group, bad) if not b]
+            if good:
+                self._policy_gradient_batch(good, n, stats, weight)
+            return
+        for it, p in zip(group, ctx[4]):
+            check_prompt_length(it.prompt_tokens, p)
+        L, dev = lp.shape[1], lp.device
+        old = torch.tensor([list(it.sampler_logprobs[:len(it.token_ids)]) +
+                            [0.0] * (L - len(it.token_ids)) if not it.replayed else [0.0] * L for it in group],
+                           dtype=lp.dtype, device=dev)
+        replayed = torch.tensor([it.replayed for it in group], device=dev)
+        if replayed.any():  # sampled by an older policy: learn on the current one (ratio 1, never clipped)
+            old = torch.where(replayed[:, None], lp.detach(), old)
+        behaviour = None
+        if self.decoupled:  # the sampler's logprobs weigh the ratio to the proximal (pre-update) policy
+            behaviour = old
+            old = torch.stack([lp[r].detach() if it.replayed else self._proximal(it, lp[r])
+                               for r, it in enumerate(group)])
+        ref = self._reference(ctx) if o.kl_coef > 0 else None
+        out = policy_loss(lp, old, torch.tensor([it.advantage for it in group], device=dev), mask,
+                          clip_eps=o.clip_eps,
+                          loss_type=o.loss_type, max_tokens=max(o.max_tokens, L), ref_logprobs_BT=ref,
+                          kl_coef=o.kl_coef, entropy_BT=ent, entropy_coef=self.entropy_coef,
+                          behaviour_logprobs_BT=behaviour, tis_cap=o.tis_cap)
+        w = len(group) / n  # the loss is a mean over the batch's rows; weigh it by its share of items
+        (out.loss * w * weight).backward()
+        stats.loss += float(out.loss.detach()) * w * weight
+        stats.clip_frac += out.clip_frac * w
+        stats.ratio_mean += out.ratio_mean * w
+        stats.kl += out.kl * w
+        stats.entropy += out.entropy * w
+        stats.tokens += int(mask.sum())
+        if behaviour is not None:
+            for k, v in (("is_weight_mean", out.is_weight_mean), ("is_truncated_frac", out.is_truncated_frac)):
+                stats.extra[k] = stats.extra.get(k, 0.0) + v * w
+
+    def _note_nonfinite(self, items: Sequence[TrainItem], lp: Any, sel: Any, bad: Sequence[bool]) -> None:
+        """Log and keep (the last NONFINITE_KEPT) what a dropped item was: its reply, the first position whose
+        logprob is not finite, its grammar's start; the trainer's metrics show them."""
+        rows = [r for r, b in enumerate(bad) if b]
+        for it, r in zip(items, rows):
+            cols = [c for c in range(lp.shape[1]) if bool(sel[r, c]) and not math.isfinite(float(lp[r, c]))]
+            tok = getattr(getattr(self.policy, "processor", None), "tokenizer", None)
+            text = tok.decode(list(it.token_ids)) if tok is not None else str(list(it.token_ids))
+            ex = {"reply": text[:300], "position": cols[0] if cols else None,
+                  "token": it.token_ids[cols[0]] if cols and cols[0] < len(it.token_ids) else None,
+                  "replayed": it.replayed, "grammar": (it.grammar or "")[:200]}
+            log.warning("dropped an update item whose logprob is not finite: %s", ex)
+            self.nonfinite = [*getattr(self, "nonfinite", [])[-(NONFINITE_KEPT - 1):], ex]
 
     def _micro_batches(self, items: Sequence[TrainItem]) -> list[list[TrainItem]]:
         """Items in forwards of at most ``pack_rows`` rows and ``pack_tokens`` padded tokens, a prompt's rows
