@@ -56,8 +56,8 @@ def tree_svg(rec: dict[str, Any], key: str) -> str:
     w = PAD * 2 + DX * max(1, max((x for x, _ in pos.values()), default=0) + 1)
     h = PAD * 2 + DY * (max((d for _, d in pos.values()), default=0) + 1)
     # scaled down to its box's width: a root with 64 children is ~1,600 px wide and would sit scrolled out of view
-    out = [f'<svg class="tree" width="{w:.0f}" height="{h:.0f}" viewBox="0 0 {w:.0f} {h:.0f}" '
-           f'style="max-width:100%;height:auto">']
+    out = [(f'<svg class="tree" width="{w:.0f}" height="{h:.0f}" viewBox="0 0 {w:.0f} {h:.0f}" '
+            f'style="max-width:100%;height:auto">')]
     for n in nodes:
         if n["parent"] is None:
             continue
