@@ -77,6 +77,33 @@ def test_relabel_rewrites_the_goal_prompt_and_grammar():
     assert relabel(_episode(pol, a, MESSAGE), b, pol) is None  # typed text need not exist in another goal
 
 
+def test_a_reply_whose_tokens_the_new_goals_grammar_replay_forbids_is_not_relabelled():
+    """The same text is not always the same tokens: where the new goal leaves one continuation, the learner's replay
+    forces its longest token and forbids the one sampled (a -inf logprob, then NaN weights). Such a reply is not
+    relabelled; one whose every token the replay admits is."""
+    import math
+
+    import torch
+
+    class Replaying(_Prompts):
+        forbid: int | None = None
+
+        def grammar_mask(self, grammar, token_ids):
+            mask = torch.zeros((len(token_ids), 8))
+            if self.forbid is not None:
+                mask[1, self.forbid] = -math.inf
+            return mask
+
+    pol = Replaying(prompt=TINY)
+    a, b = get_family(FAMILY).instances("train")[:2]
+    ep = _episode(pol, a, CLICK)  # its tokens: 1, 2, 3
+    assert relabel(ep, b, pol) is not None
+    pol.forbid = 5  # another token forbidden at step 1: the reply's 2 is still allowed
+    assert relabel(ep, b, pol) is not None
+    pol.forbid = 2
+    assert relabel(ep, b, pol) is None
+
+
 def test_only_failed_finished_family_episodes_with_a_state_are_relabelled(monkeypatch):
     import halo.rl.hindsight as hs
 
