@@ -74,7 +74,7 @@ def _tokens_allowed(policy: Any, grammar: str, token_ids: Any) -> bool:
     forces its longest token ("Kevin"), and a reply sampled token by token under the old goal ("K", "evin") would
     have a forbidden token, a logprob of -inf (the learner drops such an item: a success it cannot replay is none to
     learn from). Suspected in a ladder run whose weights went NaN the iteration after 6 relabels, not confirmed: a
-    probe of ~8,500 relabels on GoMail's rungs found none. A policy with no ``grammar_mask`` is not checked."""
+    probe of 9,591 relabels on GoMail's rungs found none. A policy with no ``grammar_mask`` is not checked."""
     mask_of = getattr(policy, "grammar_mask", None)
     if mask_of is None:
         return True
