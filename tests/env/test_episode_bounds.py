@@ -104,7 +104,7 @@ async def test_grpo_runs_a_large_group_in_waves_over_parallel_browser_contexts(p
 
 
 class _StubLearner:  # nothing to learn from a scripted policy: the update and the checkpoint are stubs
-    def update(self, items):
+    def update(self, items, epochs=1):
         from halo.rl.learner import UpdateStats
 
         return UpdateStats()

@@ -45,3 +45,26 @@ def constrained_tiny_policy(tiny_model, seed: int = 3):
                     prompt=PromptConfig(max_pixels=4096 * 4, min_pixels=4096, actions=("click", "go_back",
                                         "send_msg_to_user"), elements="visible", text="goal", text_max_chars=24,
                                         single_tool=True))
+
+
+def learner_on_two_replies(tiny_model, seed: int, **optim):
+    """A fresh tiny HFPolicy (one thread), its prompt on ``make_obs()``, two replies it sampled and a LoRA learner on
+    it (rank 8, ``OptimSettings(**optim)``): the setting of the learner's one-prompt update tests."""
+    import asyncio
+
+    import torch
+
+    from halo.policy.base import DecodingConfig
+    from halo.policy.hf_backend import HFPolicy
+    from halo.policy.prompt import PromptConfig
+    from halo.rl.config import LoRASettings, OptimSettings
+    from halo.rl.learner import LoRALearner
+
+    torch.set_num_threads(1)
+    policy = HFPolicy(tiny_model, decoding=DecodingConfig(temperature=1.0, max_tokens=24, seed=seed),
+                      prompt=PromptConfig(max_pixels=4096 * 4, min_pixels=4096))
+    obs = make_obs()
+    prompt = policy.build_prompt(obs)
+    a, b = asyncio.run(policy.sample_actions(obs, 2, 1.0))
+    learner = LoRALearner(policy, LoRASettings(rank=8, alpha=16), OptimSettings(**optim), temperature=1.0)
+    return policy, prompt, a, b, learner

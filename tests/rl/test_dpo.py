@@ -33,23 +33,13 @@ def test_dpo_loss_values_and_sign():
 @pytest.mark.ml
 def test_a_dpo_step_raises_the_chosen_reply_relative_to_the_rejected(tiny_model):
     torch = pytest.importorskip("torch")
-    from policy_helpers import make_obs
+    from policy_helpers import learner_on_two_replies
 
-    from halo.policy.base import DecodingConfig
-    from halo.policy.hf_backend import HFPolicy
-    from halo.policy.prompt import PromptConfig
-    from halo.rl.config import LoRASettings, OptimSettings
     from halo.rl.forward import score
-    from halo.rl.learner import LoRALearner, PreferencePair
+    from halo.rl.learner import PreferencePair
 
-    torch.set_num_threads(1)
-    policy = HFPolicy(tiny_model, decoding=DecodingConfig(temperature=1.0, max_tokens=24, seed=1),
-                      prompt=PromptConfig(max_pixels=4096 * 4, min_pixels=4096))
-    obs = make_obs()
-    prompt = policy.build_prompt(obs)
-    a, b = asyncio.run(policy.sample_actions(obs, 2, 1.0))
+    policy, prompt, a, b, learner = learner_on_two_replies(tiny_model, seed=1, lr=2e-2)
     assert a.token_ids != b.token_ids
-    learner = LoRALearner(policy, LoRASettings(rank=8, alpha=16), OptimSettings(lr=2e-2), temperature=1.0)
 
     def gap() -> float:
         ca, cb = (sum(score(policy, prompt, [s.token_ids])[0]) for s in (a, b))
@@ -76,23 +66,13 @@ def test_rpos_nll_term_raises_the_chosen_reply_where_dpo_alone_gives_no_gradient
     """``nll_weight`` (RPO): the chosen reply's mean token NLL beside DPO. With beta so small that DPO's own gradient
     vanishes, the NLL term alone moves the adapter, and the chosen reply becomes likelier; ``chosen_nll`` is the
     chosen reply's mean token NLL before the step."""
-    torch = pytest.importorskip("torch")
-    from policy_helpers import make_obs
+    pytest.importorskip("torch")
+    from policy_helpers import learner_on_two_replies
 
-    from halo.policy.base import DecodingConfig
-    from halo.policy.hf_backend import HFPolicy
-    from halo.policy.prompt import PromptConfig
-    from halo.rl.config import LoRASettings, OptimSettings
     from halo.rl.forward import score
-    from halo.rl.learner import LoRALearner, PreferencePair
+    from halo.rl.learner import PreferencePair
 
-    torch.set_num_threads(1)
-    policy = HFPolicy(tiny_model, decoding=DecodingConfig(temperature=1.0, max_tokens=24, seed=2),
-                      prompt=PromptConfig(max_pixels=4096 * 4, min_pixels=4096))
-    obs = make_obs()
-    prompt = policy.build_prompt(obs)
-    a, b = asyncio.run(policy.sample_actions(obs, 2, 1.0))
-    learner = LoRALearner(policy, LoRASettings(rank=8, alpha=16), OptimSettings(lr=2e-2), temperature=1.0)
+    policy, prompt, a, b, learner = learner_on_two_replies(tiny_model, seed=2, lr=2e-2)
     pair = [PreferencePair(prompt, a.token_ids, b.token_ids)]
 
     def chosen() -> float:

@@ -77,20 +77,11 @@ def test_an_item_with_a_non_finite_logprob_is_dropped_and_a_non_finite_step_skip
     import math
 
     torch = pytest.importorskip("torch")
-    from halo.policy.base import DecodingConfig
-    from halo.policy.hf_backend import HFPolicy
-    from halo.policy.prompt import PromptConfig
-    from halo.rl.config import LoRASettings, OptimSettings
-    from halo.rl.learner import LoRALearner, TrainItem
+    from policy_helpers import learner_on_two_replies
 
-    torch.set_num_threads(1)
-    pol = HFPolicy(tiny_model, decoding=DecodingConfig(temperature=1.0, max_tokens=24, seed=3),
-                   prompt=PromptConfig(max_pixels=4096 * 4, min_pixels=4096))
-    obs = _obs()
-    prompt = pol.build_prompt(obs)
-    a, b = asyncio.run(pol.sample_actions(obs, 2, 1.0))
-    learner = LoRALearner(pol, LoRASettings(rank=8, alpha=16), OptimSettings(lr=2e-2, max_tokens=24),
-                          temperature=1.0)
+    from halo.rl.learner import TrainItem
+
+    pol, prompt, a, b, learner = learner_on_two_replies(tiny_model, seed=3, lr=2e-2, max_tokens=24)
     broken = TrainItem(prompt, b.token_ids, (-math.inf, *b.logprobs[1:]), -1.0)
     before = sum(score(pol, prompt, [a.token_ids])[0])
     stats = learner.update([TrainItem(prompt, a.token_ids, a.logprobs, 1.0), broken])
@@ -103,6 +94,9 @@ def test_an_item_with_a_non_finite_logprob_is_dropped_and_a_non_finite_step_skip
     assert stats.extra["skipped_steps"] == 1.0 and not math.isfinite(stats.grad_norm)
     assert all(torch.equal(w, p.detach()) for w, p in zip(weights, learner.params))
     assert all(bool(torch.isfinite(p).all()) for p in learner.params)
+    # over several epochs (grpo.update_epochs) every skipped step is counted: the trainer stops on a whole update's
+    stats = learner.update([TrainItem(prompt, a.token_ids, a.logprobs, math.inf)], epochs=2)
+    assert stats.extra["skipped_steps"] == 2.0
 
 
 def test_updates_skipped_in_a_row_stop_the_run(tmp_path):

@@ -305,9 +305,9 @@ class GRPOTrainer:
         try:
             while queue:
                 if self.rollouts is not None:  # the pending groups at once, spread over the Ray workers
-                    cap = self.sampler.step_cap(queue[0])  # one step cap a batch: the tasks that share the first's
-                    batch = [t for t in queue if self.sampler.step_cap(t) == cap]
-                    queue = [t for t in queue if self.sampler.step_cap(t) != cap]
+                    caps = [self.sampler.step_cap(t) for t in queue]  # one step cap a batch: the first task's
+                    batch = [t for t, c in zip(queue, caps) if c == caps[0]]
+                    queue, cap = [t for t, c in zip(queue, caps) if c != caps[0]], caps[0]
                     batch_groups = await self.rollouts.run_groups(batch, s.group_size, self._capped(kw, cap))
                 else:
                     batch = [queue.pop(0)]
@@ -357,11 +357,7 @@ class GRPOTrainer:
         if s.max_staleness:  # rollouts sample on while it runs: the new weights are published as version it + 1
             stats = await asyncio.to_thread(self.learner.update_versioned, items, s.update_epochs, it + 1)
         else:
-            skipped = 0.0
-            for _ in range(s.update_epochs):
-                stats = await asyncio.to_thread(self.learner.update, items)
-                skipped += stats.extra.get("skipped_steps", 0.0)
-            stats.extra["skipped_steps"] = skipped  # the last epoch's stats, with every epoch's skipped steps
+            stats = await asyncio.to_thread(self.learner.update, items, s.update_epochs)
         self._check_skipped(it, stats.extra.get("skipped_steps", 0.0), s.update_epochs)
         if self.rollouts is not None and self.sync is None:  # in-process mode: the policy actor samples next
             # (asynchronous: its completions record version it + 1 from then on, as the in-process sampler's do)

@@ -193,9 +193,16 @@ class LoRALearner:
     def trainable_parameters(self) -> int:
         return sum(p.numel() for p in self.params)
 
-    def update(self, items: Sequence[TrainItem]) -> UpdateStats:
-        """One optimizer step over all items (gradients accumulated item by item: each has its own image)."""
-        return self.preference_update((), items=items)
+    def update(self, items: Sequence[TrainItem], epochs: int = 1) -> UpdateStats:
+        """``epochs`` optimizer steps over all items (gradients accumulated item by item: each has its own image):
+        the last step's stats, with every step's ``skipped_steps`` (a non-finite gradient) summed."""
+        stats, skipped = UpdateStats(), 0.0
+        for _ in range(epochs):
+            stats = self.preference_update((), items=items)
+            skipped += stats.extra.get("skipped_steps", 0.0)
+        if skipped:
+            stats.extra["skipped_steps"] = skipped
+        return stats
 
     def preference_update(self, pairs: Sequence[PreferencePair], *, beta: float = 0.1,
                           items: Sequence[TrainItem] = (), pg_weight: float = 1.0,
@@ -238,12 +245,10 @@ class LoRALearner:
         proximal one), with the sampler's lock held throughout, then the sampler's ``weights_version`` set to
         ``version`` before the lock is let go: every completion is drawn from the weights of exactly one version."""
         self.decoupled, self._prox = True, {}
-        stats = UpdateStats()
         try:
             with self.policy._lock:
                 self._held = True
-                for _ in range(epochs):
-                    stats = self.preference_update((), items=items)
+                stats = self.update(items, epochs)
                 self.policy.weights_version = version
         finally:
             self._held, self._prox = False, {}
@@ -357,7 +362,7 @@ class LoRALearner:
         bad = ((~torch.isfinite(lp.detach()) | ~torch.isfinite(ent.detach())) & sel).any(1).tolist()
         bad = [b or not all(map(math.isfinite, it.sampler_logprobs)) for b, it in zip(bad, group)]  # ratio's base
         if any(bad):
-            self._note_nonfinite([it for it, b in zip(group, bad) if b], lp.detach(), sel, bad)
+            self._note_nonfinite(group, bad, lp.detach(), sel)
             stats.extra["nonfinite_items"] = stats.extra.get("nonfinite_items", 0.0) + sum(bad)
             good = [it for it, b in zip(group, bad) if not b]
             if good:
@@ -395,11 +400,10 @@ class LoRALearner:
             for k, v in (("is_weight_mean", out.is_weight_mean), ("is_truncated_frac", out.is_truncated_frac)):
                 stats.extra[k] = stats.extra.get(k, 0.0) + v * w
 
-    def _note_nonfinite(self, items: Sequence[TrainItem], lp: Any, sel: Any, bad: Sequence[bool]) -> None:
-        """Log and keep (the last NONFINITE_KEPT) what a dropped item was: its reply, the first position whose
-        logprob is not finite, its grammar's start; the trainer's metrics show them."""
-        rows = [r for r, b in enumerate(bad) if b]
-        for it, r in zip(items, rows):
+    def _note_nonfinite(self, group: Sequence[TrainItem], bad: Sequence[bool], lp: Any, sel: Any) -> None:
+        """Log and keep (the last NONFINITE_KEPT) what each dropped item (``bad`` rows of ``group``) was: its reply,
+        the first position whose logprob is not finite, its grammar's start; the trainer's metrics show them."""
+        for r, it in ((r, it) for r, (it, b) in enumerate(zip(group, bad)) if b):
             cols = [c for c in range(lp.shape[1]) if bool(sel[r, c]) and not math.isfinite(float(lp[r, c]))]
             tok = getattr(getattr(self.policy, "processor", None), "tokenizer", None)
             text = tok.decode(list(it.token_ids)) if tok is not None else str(list(it.token_ids))
