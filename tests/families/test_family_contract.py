@@ -86,7 +86,7 @@ SITES: dict[str, Site] = {
     "gomail": Site(
         noop_family="gomail.open",
         crash=("gomail.send", {"differences": {"emails": {"added": "not a list"}}}),
-        difficulty=(14, 3, 7, 2), goals_distinct=False, spread_samples=True,
+        difficulty=(15, 3, 8, 2), goals_distinct=False, spread_samples=True,
         # the form opening and a typed field pay before the last step; gomail.send's compose open, the name typed
         # into To, the recipient's chip, the subject and the body each pay on their own
         # (its rungs start with the compose window open and the first fields filled, and pay the rest)

@@ -326,6 +326,9 @@ def test_gmail_compose_link_opens_a_filled_message_and_saves_nothing(url):
         # REAL-local's own &typing=: the text still being typed into To (a ladder rung's start), capped
         typing = c.get("/", params={"view": "cm", "typing": "Kev" + "x" * 200}).text
         assert f'"typing": "Kev{"x" * 97}"' in typing
+        # and &hidden=1: the filled window waits closed for Compose (a rung that starts on the inbox)
+        hidden = c.get("/", params={"view": "cm", "su": "Hi", "hidden": "1"}).text
+        assert '"hidden": true' in hidden and '"hidden"' not in typing
         empty = c.get("/", params={"view": "cm"}).text
         assert '"to": []' in empty and '"subject": ""' in empty
         assert '>null</script>' in c.get("/").text

@@ -411,6 +411,7 @@ class _SendFrom(SendEmail):
 
     filled: ClassVar[tuple[str, ...]] = ()  # of "to", "subject", "body"
     typing: ClassVar[bool] = False  # To holds the recipient's first name as typed, its suggestions open
+    closed: ClassVar[bool] = False  # the filled window waits on the inbox for Compose (REAL-local's ?hidden=1)
     shares = "gomail.send"  # instance n is gomail.send's instance n: its held-out ones stay held out on every rung
 
     def start(self, p):
@@ -423,6 +424,8 @@ class _SendFrom(SendEmail):
             q["body"] = p["body"]
         if self.typing:
             q["typing"] = p["name"].split()[0]
+        if self.closed:
+            q["hidden"] = "1"
         return "/?" + urlencode(q)
 
     def typed(self, p):
@@ -435,6 +438,17 @@ class _SendFrom(SendEmail):
 class SendClick(_SendFrom):
     name, steps, filled = "gomail.send_click", "1", ("to", "subject", "body")
     description = "gomail.send's last step: the message is written, send it"
+
+
+@register
+class SendCompose(_SendFrom):
+    """gomail.send's first step with its last: the episode starts on the inbox, where the whole send starts, and
+    Compose opens the message already written. Measured: every evaluated gomail.send episode of a ladder that had
+    learned the rungs up to send_address stalled at this step (filling Search mail; the rungs below all start with
+    the compose window open), so clicking Compose is learned early, on a rung of its own."""
+
+    name, steps, filled, closed = "gomail.send_compose", "2-4", ("to", "subject", "body"), True
+    description = "gomail.send with the message written but its window closed: open it (Compose), send"
 
 
 @register

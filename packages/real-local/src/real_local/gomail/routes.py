@@ -112,13 +112,16 @@ def _open_draft(request: Request) -> str:
     """``?draft=<id>`` opens that saved draft in the compose window; ``?view=cm&to=..&su=..&body=..`` (Gmail's own
     compose link, what a ``mailto:`` opens) a new message with those fields filled. ``&typing=..`` is REAL-local's own
     addition (Gmail has none): the To field still holding that text as typed, its suggestions open, so a ladder's rung
-    can start between typing a name and picking it. JSON for the page's script, or "null"; nothing is saved until the
-    message is sent or closed as a draft."""
+    can start between typing a name and picking it; ``&hidden=1``, also its own, keeps the filled window closed until
+    Compose opens it (a rung that starts on the inbox with the message written). JSON for the page's script, or
+    "null"; nothing is saved until the message is sent or closed as a draft."""
     q = request.query_params
     if q.get("view") == "cm":
         to = [a.strip().lower() for a in ",".join(q.getlist("to")).split(",") if a.strip()]
         data = {"id": None, "to": to, "cc": [], "bcc": [], "subject": q.get("su", ""), "body": q.get("body", ""),
                 "typing": q.get("typing", "")[:100]}
+        if q.get("hidden") == "1":
+            data["hidden"] = True
         return _script_json(data)
     e = mb.emails(session_of(request).state).get(q.get("draft") or "")
     if not e or not e["draft"]:

@@ -347,8 +347,8 @@
       saved[field].forEach(a => { const c = CONTACTS.find(x => x.email === a); addChip(row, a, c ? c.name : null); });
     }
     $("#compose-subject").value = saved.subject; $("#compose-body").value = saved.body;
-    compose.hidden = false;
-    if (saved.typing) {  // REAL-local's ?typing=: To holds the text as typed, its suggestions open
+    compose.hidden = !!saved.hidden;  // REAL-local's ?hidden=1: the filled window waits for Compose
+    if (saved.typing && !saved.hidden) {  // REAL-local's ?typing=: To holds the text as typed, its suggestions open
       const to = $("#compose-to"); to.focus(); to.value = saved.typing; renderSuggest(to);
     }
   }
