@@ -50,14 +50,15 @@ def test_the_ladder_demo_climbs_gomails_families_to_sending_an_email():
     from halo.tasks.resolve import resolve_tasks
 
     cfg = load_demo_config(ladder=True)
-    assert [t.split("@")[0] for t in cfg.tasks] == ["gomail.send_click", "gomail.send_body", "gomail.send_title",
-                                                     "gomail.send_to", "gomail.send_subject", "gomail.send_address",
-                                                     "gomail.send"]
+    assert [t.split("@")[0] for t in cfg.tasks] == ["gomail.send_click", "gomail.send_compose", "gomail.send_body",
+                                                     "gomail.send_title", "gomail.send_pick", "gomail.send_to",
+                                                     "gomail.send_subject", "gomail.send_address", "gomail.send"]
     assert cfg.mode == "tiny_text" and cfg.grpo["curriculum"] == "ladder" and cfg.prompt["fields"] is True
     assert cfg.prompt["fields_layout"] == "split" and cfg.grpo["explore_per_episode"] is True
     assert cfg.prompt["element_ids"] == "stable"
     rl = load_rl_config(overrides=cfg.overrides("models/tiny"))  # the demo's keys are rl_config's own
     assert rl.grpo.curriculum == "ladder" and rl.grpo.max_steps >= 6
+    assert rl.grpo.ladder_goal > 0 and rl.grpo.ladder_goal_steps == 3  # the check's top-rung draws, as measured
     urls = {s: "http://127.0.0.1:1" for s in ("gomail", "gocalendar", "omnizon", "zilloft")}
     held = resolve_tasks(cfg.eval_tasks["top-held-out"], "local", urls)
     assert held and all(t.family == "gomail.send" and t.split == "test" for t in held)
