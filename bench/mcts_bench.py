@@ -11,7 +11,10 @@
    env steps, or with ``--budget-cpu-s`` the same CPU seconds (issue 41: restores and the critic's work included);
    successes found (terminal successes anywhere in the search) per 1,000 env steps, and solved episodes (a searched
    episode's chosen path, a sampled episode) per CPU-hour. ``--critic progress`` values states by the family's own
-   checks (an upper bound at run time: it reads the grader).
+   checks (an upper bound at run time: it reads the grader). The summary pools the seeds (``pooled``): solved
+   episodes and CPU-s per method, their ratio, and its floor at 95% (``ratio_low95``, exact Poisson bounds: where
+   sampling solves none there is no ratio, but there is a floor). ``--merge a.json,b.json`` joins runs of a seed
+   each into ``--out``.
 3. ``dpo``: the seed's MCTS preference pairs train its LoRA by DPO (``LoRALearner.preference_update``); success of
    the sampled policy on train instances before and after.
 4. ``--rounds R`` (issue 41 item 3) instead of 2-3: per seed, R rounds of search with the current policy
@@ -36,6 +39,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import math
 import os
 import statistics
 import sys
@@ -185,6 +189,63 @@ def spent(steps: int, budget: int, c0: float, cpu_budget: float) -> bool:
     from learning_check import cpu_seconds
 
     return cpu_seconds() - c0 >= cpu_budget if cpu_budget else steps >= budget
+
+
+def poisson_bound(k: int, upper: bool, conf: float = 0.95) -> float:
+    """One-sided ``conf`` bound on a Poisson mean with ``k`` events seen (upper with k = 0: -ln(0.05) = 3.0): a
+    sampler that solved nothing in its budget may still solve that many, so search's ratio to it has a floor."""
+    if not upper and k == 0:
+        return 0.0
+
+    def tail(mu: float) -> float:  # P(X <= k) for the upper bound, P(X >= k) for the lower
+        term = total = math.exp(-mu)
+        for i in range(1, k + 1):
+            term *= mu / i
+            total += term
+        return total if upper else 1.0 - total + term
+
+    lo, hi = 0.0, 10.0 + 5.0 * k
+    for _ in range(100):  # tail(mu) falls (upper) or rises (lower) with mu: bisect to 1 - conf
+        mid = (lo + hi) / 2
+        if (tail(mid) > 1 - conf) == upper:
+            lo = mid
+        else:
+            hi = mid
+    return round((lo + hi) / 2, 4)
+
+
+def pooled_ratio(seeds: list[dict]) -> dict:
+    """Search vs sampling over every seed's equal-CPU blocks: solved episodes and CPU-s summed, the ratio of the
+    pooled rates and its floor at 95% (search's lower bound over sampling's upper: sampling often solves none)."""
+    solved = {m: sum(r[m]["solved_episodes"] for r in seeds) for m in ("search", "sampling")}
+    cpu = {m: round(sum(r[m]["cpu_s"] for r in seeds), 1) for m in ("search", "sampling")}
+    rate = {m: per_cpu_hour(solved[m], cpu[m]) for m in solved}
+    low = per_cpu_hour(1, cpu["search"]) * poisson_bound(solved["search"], upper=False)
+    high = per_cpu_hour(1, cpu["sampling"]) * poisson_bound(solved["sampling"], upper=True)
+    return {"search_solved": solved["search"], "search_cpu_s": cpu["search"],
+            "sampling_solved": solved["sampling"], "sampling_cpu_s": cpu["sampling"],
+            "ratio": round(rate["search"] / rate["sampling"], 2) if rate["sampling"] else None,
+            "ratio_low95": round(low / high, 2)}
+
+
+def summarize(out: dict) -> None:
+    """The run's ``summary`` from its seeds (a run, or the seeds of several merged)."""
+    S = out["seeds"]
+    out["summary"] = {
+        "mcts_successes_per_1k_steps": [r["mcts"]["per_1k_steps"] for r in S],
+        "search_solved_per_cpu_hour": [r["mcts"].get("solved_per_cpu_hour") for r in S],
+        "sampling_solved_per_cpu_hour": [r["sampling"].get("solved_per_cpu_hour") for r in S],
+        "solved_per_cpu_hour_ratio": [r.get("solved_per_cpu_hour_ratio") for r in S],
+        "sampling_successes_per_1k_steps": [r["sampling"]["per_1k_steps"] for r in S],
+        "success_before_dpo": [r["before"]["success"] for r in S],
+        "success_after_dpo": [r["after"]["success"] for r in S], "pairs": [r["pairs"] for r in S]}
+    if out.get("rounds"):  # issue 41 item 3's bar: the sampled policy >= +30 points within 20 CPU-minutes a seed
+        out["summary"].update(
+            gain_points=[r["dpo"]["gain_points"] for r in S], cpu_min=[r["dpo"]["cpu_min"] for r in S],
+            sampled_success_curves=[[p["sampled_success"] for p in r["rounds_curve"]] for r in S],
+            search_success_curves=[[p["search_success"] for p in r["rounds_curve"]] for r in S])
+    elif all(not r["sampling"].get("skipped") for r in S):  # issue 41 item 2: search vs sampling at equal CPU
+        out["summary"]["pooled"] = pooled_ratio(S)
 
 
 def per_cpu_hour(n: int, cpu_s: float) -> float:
@@ -448,6 +509,8 @@ async def one_seed(a, seed: int, tmp: str, pool, urls) -> dict:
         ratio = (out["mcts"]["solved_per_cpu_hour"] / out["sampling"]["solved_per_cpu_hour"]
                  if out["sampling"]["solved_per_cpu_hour"] else None)
         out["solved_per_cpu_hour_ratio"] = round(ratio, 2) if ratio is not None else None
+        if not out["sampling"].get("skipped"):
+            out["solved_per_cpu_hour_ratio_low95"] = pooled_ratio([out])["ratio_low95"]
         print(f"seed {seed} mcts: {out['mcts']}; solved per CPU-hour, search / sampling: {ratio}", flush=True)
         pairs = [p for r in results for p in tree_pairs(r.root, s.alpha, a.margin)]
         out["pairs"] = len(pairs)
@@ -483,20 +546,7 @@ async def main_async(a) -> dict:
                 out["seeds"].append(await one_seed(a, seed, tmp, pool, urls))
                 path.write_text(json.dumps(out, indent=1))
     if out["seeds"]:
-        S = out["seeds"]
-        out["summary"] = {
-            "mcts_successes_per_1k_steps": [r["mcts"]["per_1k_steps"] for r in S],
-            "search_solved_per_cpu_hour": [r["mcts"].get("solved_per_cpu_hour") for r in S],
-            "sampling_solved_per_cpu_hour": [r["sampling"].get("solved_per_cpu_hour") for r in S],
-            "solved_per_cpu_hour_ratio": [r.get("solved_per_cpu_hour_ratio") for r in S],
-            "sampling_successes_per_1k_steps": [r["sampling"]["per_1k_steps"] for r in S],
-            "success_before_dpo": [r["before"]["success"] for r in S],
-            "success_after_dpo": [r["after"]["success"] for r in S], "pairs": [r["pairs"] for r in S]}
-        if a.rounds:  # issue 41 item 3's bar: the sampled policy >= +30 points within 20 CPU-minutes a seed
-            out["summary"].update(
-                gain_points=[r["dpo"]["gain_points"] for r in S], cpu_min=[r["dpo"]["cpu_min"] for r in S],
-                sampled_success_curves=[[p["sampled_success"] for p in r["rounds_curve"]] for r in S],
-                search_success_curves=[[p["search_success"] for p in r["rounds_curve"]] for r in S])
+        summarize(out)
     path.write_text(json.dumps(out, indent=1))
     print(f"wrote {path}")
     return out
@@ -557,6 +607,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--train-head", action=argparse.BooleanOptionalAction, default=True,
                    help="train lm_head in full beside the adapter (as bench/learning_check.py does)")
     p.add_argument("--out", default="mcts.json", help="file name under bench/results/")
+    p.add_argument("--merge", default="", help="runs' result files (comma-separated, a seed a file) merged into "
+                                               "--out with the summary over all their seeds; nothing runs")
     a = p.parse_args(argv)
     if a.rounds < 0:
         p.error(f"--rounds must be >= 0, got {a.rounds}")
@@ -583,8 +635,28 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     return a
 
 
+def merge(parts: list[str], out_path: Path) -> dict:
+    """One result from several runs' files (a seed a file): their seeds in order, the summary over all of them;
+    the runs' settings must agree (the first file's are kept)."""
+    from learning_check import results_path
+
+    runs = [json.loads(results_path(f).read_text()) for f in parts]
+    same = ("family", "budget_cpu_s", "critic", "depth", "max_steps", "children", "simulations", "rounds")
+    for f, r in zip(parts[1:], runs[1:]):
+        if any(r.get(k) != runs[0].get(k) for k in same):
+            raise SystemExit(f"--merge: {f} was run with other settings than {parts[0]} ({', '.join(same)})")
+    out = {**runs[0], "seeds": [s for r in runs for s in r["seeds"]], "merged": parts}
+    summarize(out)
+    out_path.write_text(json.dumps(out, indent=1))
+    print(f"wrote {out_path}: {json.dumps(out['summary'].get('pooled') or out['summary'])}")
+    return out
+
+
 def main() -> None:
     a = parse_args()
+    if a.merge:
+        merge(a.merge.split(","), a.path)
+        return
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     asyncio.run(main_async(a))
 

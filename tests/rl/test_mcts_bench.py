@@ -134,3 +134,49 @@ def test_an_update_steps_over_pairs_and_tree_items_in_batches_of_32_each():
     assert set(nll) == {0.0}
     asyncio.run(mb.dpo_update(Learner(), list(range(3)), 1, 0.1, nll_weight=1.0))  # RPO's NLL reaches the learner
     assert nll[-1] == 1.0
+
+
+def test_poisson_bounds_match_the_tables():
+    """The exact one-sided 95% bounds (Garwood): none seen still allows 3.0; 1 seen lies in [0.051, 4.74]; 10 seen
+    in [5.43, 16.96]."""
+    assert mb.poisson_bound(0, upper=True) == pytest.approx(2.996, abs=1e-3)
+    assert mb.poisson_bound(0, upper=False) == 0.0
+    assert mb.poisson_bound(1, upper=True) == pytest.approx(4.744, abs=1e-3)
+    assert mb.poisson_bound(1, upper=False) == pytest.approx(0.0513, abs=1e-3)
+    assert mb.poisson_bound(10, upper=True) == pytest.approx(16.96, abs=1e-2)
+    assert mb.poisson_bound(10, upper=False) == pytest.approx(5.43, abs=1e-2)
+
+
+def _seed(search: tuple[int, float], sampling: tuple[int, float]) -> dict:
+    return {"search": {"solved_episodes": search[0], "cpu_s": search[1]},
+            "sampling": {"solved_episodes": sampling[0], "cpu_s": sampling[1]}}
+
+
+def test_pooled_ratio_has_a_floor_where_sampling_solved_none():
+    """Three seeds at equal CPU, search 7 + 6 + 7 solved, sampling none: no point ratio, but a floor: search's
+    lower bound (20 seen: 13.25) over sampling's upper (3.0) in the same CPU, ~4.4x; one sampled success halves
+    the floor (upper 4.74)."""
+    r = mb.pooled_ratio([_seed((7, 400), (0, 400)), _seed((6, 400), (0, 400)), _seed((7, 400), (0, 400))])
+    assert (r["search_solved"], r["sampling_solved"], r["search_cpu_s"]) == (20, 0, 1200)
+    assert r["ratio"] is None and r["ratio_low95"] == pytest.approx(13.25 / 2.996, abs=0.02)
+    one = mb.pooled_ratio([_seed((20, 1200), (1, 1200))])
+    assert one["ratio"] == 20.0 and one["ratio_low95"] == pytest.approx(13.25 / 4.744, abs=0.02)
+
+
+def test_merge_joins_seed_files_and_refuses_other_settings(tmp_path, capsys):
+    import json
+
+    def run(name, seed, budget=400):
+        s = {"seed": seed, **_seed((5, 400), (0, 400)), "before": {"success": 0.0}, "after": {"success": 0.0},
+             "pairs": 3}
+        s["mcts"] = {**s["search"], "per_1k_steps": 1.0, "solved_per_cpu_hour": 45.0}
+        s["sampling"].update(per_1k_steps=0.0, solved_per_cpu_hour=0.0)
+        (tmp_path / name).write_text(json.dumps({"family": "f", "budget_cpu_s": budget, "rounds": 0,
+                                                 "seeds": [s]}))
+        return str(tmp_path / name)
+
+    out = mb.merge([run("a.json", 0), run("b.json", 1)], tmp_path / "m.json")
+    assert [s["seed"] for s in out["seeds"]] == [0, 1] and out["summary"]["pooled"]["search_solved"] == 10
+    assert json.loads((tmp_path / "m.json").read_text())["summary"]["pooled"]["sampling_cpu_s"] == 800
+    with pytest.raises(SystemExit, match="other settings"):
+        mb.merge([run("a.json", 0), run("c.json", 2, budget=300)], tmp_path / "m2.json")
