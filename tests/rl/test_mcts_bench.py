@@ -180,3 +180,44 @@ def test_merge_joins_seed_files_and_refuses_other_settings(tmp_path, capsys):
     assert json.loads((tmp_path / "m.json").read_text())["summary"]["pooled"]["sampling_cpu_s"] == 800
     with pytest.raises(SystemExit, match="other settings"):
         mb.merge([run("a.json", 0), run("c.json", 2, budget=300)], tmp_path / "m2.json")
+
+
+def test_each_round_searches_the_instances_after_the_last_rounds(monkeypatch, tmp_path):
+    """Every round's search used to start again at the first training instance, so ten rounds searched the same
+    few instances (the policy, judged on the first 24, levelled at the few it had seen): a round goes on where the
+    last one stopped, wrapping round the list, and the summary counts the instances searched."""
+    train = [SimpleNamespace(id=f"gocalendar.otherday-{i}") for i in range(5)]
+    starts = []
+
+    async def searching(policy, pool, tasks, budget, settings, critic, cpu_s, search_steps, start=0):
+        starts.append(start)
+        results = [SimpleNamespace(root=None)] * 3  # three episodes a round
+        block = {"env_steps": 9, "successes": 0, "episodes": 3, "solved_episodes": 0, "restores": 0,
+                 "kept_restores": 0, "cpu_s": cpu_s, "restore_s_mean": 0.0, "wall_s": 1.0, "critic": "progress",
+                 "solved_per_cpu_hour": 0.0, "per_1k_steps": 0.0,
+                 "instances": [tasks[(start + k) % len(tasks)].id for k in range(3)]}
+        return block, results
+
+    async def dpo_update(learner, pairs, *args):
+        return []
+
+    async def success_on(policy, tasks, max_steps, run):
+        return {"success": 0.0, "episodes": len(tasks), "errored": 0}
+
+    monkeypatch.setattr(mb, "searching", searching)
+    monkeypatch.setattr(mb, "make_learner", lambda a, policy, temp: None)
+    monkeypatch.setattr(mb, "dpo_update", dpo_update)
+    monkeypatch.setattr(mb, "success_on", success_on)
+    monkeypatch.setattr("halo.rl.dpo.tree_pairs", lambda root, alpha, margin, solved: [])
+    a = SimpleNamespace(rounds=3, round_cpu_s=10.0, budget_cpu_total=0.0, pairs_from="all", budget=0,
+                        search_steps=0, pairs="solved", update="dpo", margin=0.1, epochs=1, beta=0.5,
+                        pg_weight=1.0, nll_weight=0.0, max_steps=4)
+    settings = SimpleNamespace(alpha=0.5)
+    out = asyncio.run(mb.seed_rounds(a, 0, None, None, train, train[:2], settings, None, 1.0,
+                                     SimpleNamespace(path=tmp_path)))
+    assert starts == [0, 3, 6]
+    assert [p["search"]["instances"] for p in out["rounds_curve"]] == [
+        ["gocalendar.otherday-0", "gocalendar.otherday-1", "gocalendar.otherday-2"],
+        ["gocalendar.otherday-3", "gocalendar.otherday-4", "gocalendar.otherday-0"],
+        ["gocalendar.otherday-1", "gocalendar.otherday-2", "gocalendar.otherday-3"]]
+    assert out["search"]["instances_searched"] == 5
