@@ -41,6 +41,7 @@ import asyncio
 import json
 import math
 import os
+import random
 import statistics
 import sys
 import tempfile
@@ -328,7 +329,19 @@ async def success_on(policy, tasks, max_steps: int, run) -> dict:
 
     res = await run_eval(policy, tasks, EvalConfig(episodes=1, parallel=4, max_steps=max_steps), run)
     m = res.metrics()
-    return {"success": m["success_rate"], "episodes": m["episodes"], "errored": m["errored"]}
+    return {"success": m["success_rate"], "episodes": m["episodes"], "errored": m["errored"],
+            "per_task": m["per_task"]}
+
+
+def searched_split(per_task: dict[str, float], searched: set[str]) -> dict:
+    """The evaluation's success on the instances search has been run on so far and on the rest: what the policy
+    learned for the instances its trees came from, and what it carries to the ones it never searched."""
+    out = {}
+    for name, ids in (("searched", [t for t in per_task if t in searched]),
+                      ("unsearched", [t for t in per_task if t not in searched])):
+        out[name] = {"instances": len(ids),
+                     "success": round(statistics.fmean(per_task[t] for t in ids), 4) if ids else None}
+    return out
 
 
 async def dpo_update(learner, pairs, epochs: int, beta: float, items=(), pg_weight: float = 1.0,
@@ -379,6 +392,7 @@ async def search_dpo_rounds(a, seed: int, search, make_update, evaluate, clock) 
     of it; the last update may run past it."""
     c0 = clock()
     before = await evaluate("eval_before")
+    before.pop("per_task", None)
     eval_s = clock() - c0
     print(f"seed {seed} before: sampled success {before['success']:.2f} ({before['episodes']} episodes)",
           flush=True)
@@ -401,6 +415,8 @@ async def search_dpo_rounds(a, seed: int, search, make_update, evaluate, clock) 
         after = await evaluate(f"eval_round{r}")
         eval_s += clock() - c2
         blocks.append(block)
+        searched = {i for b in blocks for i in b.get("instances", ())}
+        split = searched_split(after.pop("per_task"), searched) if "per_task" in after else None
         dpo_rows += [{"round": r, **row} for row in rows]
         eps = block["episodes"]
         points.append({"round": r, "cpu_s_total": round(spent_s, 1), "search_cpu_s": round(c1 - c0, 1),
@@ -409,7 +425,7 @@ async def search_dpo_rounds(a, seed: int, search, make_update, evaluate, clock) 
                        else None, "pairs_round": len(pairs), "pairs_total": len(every),
                        "sampled_success": after["success"], "dpo_loss_last": rows[-1]["dpo_loss"] if rows else None,
                        "eval_cpu_s_total": round(eval_s, 1), "wall_s": round(wall_s, 1),
-                       "search": block})
+                       "sampled_by_search": split, "search": block})
         p = points[-1]
         print(f"seed {seed} round {r}: search solved {p['search_solved_episodes']}/{eps} "
               f"({p['search_success']}); pairs {len(pairs)} (all {len(every)}), DPO loss {p['dpo_loss_last']}; "
@@ -448,11 +464,15 @@ async def seed_rounds(a, seed: int, policy, pool, train, evals, settings, critic
     items_round: list = []  # the last round's trees as GRPO items (--update pg|both), and every round's
     items_all: list = []
     cursor = [0]  # the next training instance to search: each round goes on where the last one stopped
+    # in an order of the seed's (the evaluation takes the first instances of the split: searched in the split's
+    # order, they would be the first searched, and the evaluation would measure the searched ones alone)
+    order = list(train)
+    random.Random(seed).shuffle(order)
 
     async def search(cpu_s: float):
         # Before stop 60 every round started again at the first instance, so 10 rounds searched the same ~5 of the
         # ~160 (the sampled policy, judged on the first 24, levelled at 21-29%: the few it had seen)
-        block, results = await searching(policy, pool, train, a.budget, settings, critic, cpu_s, a.search_steps,
+        block, results = await searching(policy, pool, order, a.budget, settings, critic, cpu_s, a.search_steps,
                                          start=cursor[0])
         cursor[0] += len(results)
         solved = a.pairs == "solved"
@@ -529,6 +549,9 @@ async def one_seed(a, seed: int, tmp: str, pool, urls) -> dict:
         curve = await dpo_update(learner, [p for p, _ in pairs], a.epochs, a.beta, nll_weight=a.nll_weight)
         out["dpo_curve"] = curve
         out["after"] = await success_on(policy, evals, a.max_steps, RunDir(run.path, "eval_after"))
+        searched = set(out["mcts"].get("instances", ()))
+        out["after"]["by_search"] = searched_split(out["after"].pop("per_task"), searched)
+        out["before"].pop("per_task")
         print(f"seed {seed}: {len(pairs)} pairs; success {out['before']['success']:.2f} -> "
               f"{out['after']['success']:.2f}; last DPO {curve[-1] if curve else None}", flush=True)
     finally:

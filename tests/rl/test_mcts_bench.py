@@ -185,7 +185,10 @@ def test_merge_joins_seed_files_and_refuses_other_settings(tmp_path, capsys):
 def test_each_round_searches_the_instances_after_the_last_rounds(monkeypatch, tmp_path):
     """Every round's search used to start again at the first training instance, so ten rounds searched the same
     few instances (the policy, judged on the first 24, levelled at the few it had seen): a round goes on where the
-    last one stopped, wrapping round the list, and the summary counts the instances searched."""
+    last one stopped, in an order of the seed's, wrapping round; the summary counts the instances searched and each
+    round's evaluation is split into the instances searched so far and the rest."""
+    import random
+
     train = [SimpleNamespace(id=f"gocalendar.otherday-{i}") for i in range(5)]
     starts = []
 
@@ -201,8 +204,9 @@ def test_each_round_searches_the_instances_after_the_last_rounds(monkeypatch, tm
     async def dpo_update(learner, pairs, *args):
         return []
 
-    async def success_on(policy, tasks, max_steps, run):
-        return {"success": 0.0, "episodes": len(tasks), "errored": 0}
+    async def success_on(policy, tasks, max_steps, run):  # instance 0 solved, the rest not
+        per = {t.id: float(t.id.endswith("-0")) for t in tasks}
+        return {"success": sum(per.values()) / len(per), "episodes": len(tasks), "errored": 0, "per_task": per}
 
     monkeypatch.setattr(mb, "searching", searching)
     monkeypatch.setattr(mb, "make_learner", lambda a, policy, temp: None)
@@ -213,11 +217,26 @@ def test_each_round_searches_the_instances_after_the_last_rounds(monkeypatch, tm
                         search_steps=0, pairs="solved", update="dpo", margin=0.1, epochs=1, beta=0.5,
                         pg_weight=1.0, nll_weight=0.0, max_steps=4)
     settings = SimpleNamespace(alpha=0.5)
-    out = asyncio.run(mb.seed_rounds(a, 0, None, None, train, train[:2], settings, None, 1.0,
+    out = asyncio.run(mb.seed_rounds(a, 7, None, None, train, train[:2], settings, None, 1.0,
                                      SimpleNamespace(path=tmp_path)))
+    order = [t.id for t in train]
+    random.Random(7).shuffle(order)
     assert starts == [0, 3, 6]
     assert [p["search"]["instances"] for p in out["rounds_curve"]] == [
-        ["gocalendar.otherday-0", "gocalendar.otherday-1", "gocalendar.otherday-2"],
-        ["gocalendar.otherday-3", "gocalendar.otherday-4", "gocalendar.otherday-0"],
-        ["gocalendar.otherday-1", "gocalendar.otherday-2", "gocalendar.otherday-3"]]
+        order[0:3], order[3:5] + order[0:1], order[1:4]]
     assert out["search"]["instances_searched"] == 5
+    first = out["rounds_curve"][0]["sampled_by_search"]  # the evaluation (instances 0 and 1) after round 1
+    searched = set(order[0:3])
+    want = {"searched": [i for i in ("gocalendar.otherday-0", "gocalendar.otherday-1") if i in searched],
+            "unsearched": [i for i in ("gocalendar.otherday-0", "gocalendar.otherday-1") if i not in searched]}
+    for part, ids in want.items():
+        assert first[part]["instances"] == len(ids)
+        assert first[part]["success"] == (sum(i.endswith("-0") for i in ids) / len(ids) if ids else None)
+    assert out["rounds_curve"][-1]["sampled_by_search"]["searched"]["instances"] == 2  # all five searched by then
+    assert "per_task" not in out["before"] and "per_task" not in out["after"]
+
+
+def test_searched_split_counts_each_side():
+    split = mb.searched_split({"a": 1.0, "b": 0.0, "c": 1.0}, {"a", "b"})
+    assert split == {"searched": {"instances": 2, "success": 0.5}, "unsearched": {"instances": 1, "success": 1.0}}
+    assert mb.searched_split({"a": 1.0}, set())["searched"] == {"instances": 0, "success": None}
