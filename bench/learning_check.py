@@ -172,11 +172,11 @@ def first_drawn(curve: list[dict]) -> dict[str, float]:
     return out
 
 
-def seen_split(per: dict[str, float], rolled: set[str]) -> dict:
+def seen_split(per: dict[str, float], rolled: set[str], names: tuple[str, str] = ("seen", "unseen")) -> dict:
     """Success on the evaluated instances that training rolled out at least once, and on those it never did:
     whether the policy only knows the instances it practised (memorised) or also the rest of the train split."""
     out = {}
-    for name, ids in (("seen", [t for t in per if t in rolled]), ("unseen", [t for t in per if t not in rolled])):
+    for name, ids in ((names[0], [t for t in per if t in rolled]), (names[1], [t for t in per if t not in rolled])):
         out[name] = {"instances": len(ids),
                      "success": round(statistics.fmean(per[t] for t in ids), 4) if ids else None}
     return out

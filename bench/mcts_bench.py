@@ -336,12 +336,9 @@ async def success_on(policy, tasks, max_steps: int, run) -> dict:
 def searched_split(per_task: dict[str, float], searched: set[str]) -> dict:
     """The evaluation's success on the instances search has been run on so far and on the rest: what the policy
     learned for the instances its trees came from, and what it carries to the ones it never searched."""
-    out = {}
-    for name, ids in (("searched", [t for t in per_task if t in searched]),
-                      ("unsearched", [t for t in per_task if t not in searched])):
-        out[name] = {"instances": len(ids),
-                     "success": round(statistics.fmean(per_task[t] for t in ids), 4) if ids else None}
-    return out
+    from learning_check import seen_split
+
+    return seen_split(per_task, searched, ("searched", "unsearched"))
 
 
 async def dpo_update(learner, pairs, epochs: int, beta: float, items=(), pg_weight: float = 1.0,
