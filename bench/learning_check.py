@@ -450,8 +450,9 @@ def main() -> None:
     p.add_argument("--fields", action=argparse.BooleanOptionalAction, default=None,
                    help="the mode's prompt.fields (a line with the page's text fields and their values); default "
                         "the mode's")
-    p.add_argument("--fields-layout", choices=("inline", "split"), default=None,
-                   help="the mode's prompt.fields_layout (split: a line of filled fields, a line of empty ones); "
+    p.add_argument("--fields-layout", choices=("inline", "split", "split_last"), default=None,
+                   help="the mode's prompt.fields_layout (split: a line of filled fields, a line of empty ones; "
+                        "split_last: the same after the goal, the empty ones last); "
                         "default the mode's")
     p.add_argument("--element-ids", choices=("page", "stable"), default=None,
                    help="the mode's prompt.element_ids (stable: each element under an id from its role and name, the "

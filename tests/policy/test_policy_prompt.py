@@ -190,5 +190,11 @@ def test_fields_show_a_chip_input_by_its_chips_and_split_filled_from_empty():
         "Filled: [180] To recipients: 'Peter Green'; [183] Subject: 'Hi'", "Empty: none"]
     unaddressed = build_prompt(make_obs(elements=page(False, "Hi"), last_actions=()), split).user_text
     assert "Empty: [5] Search mail; [180] To recipients" in unaddressed
+    last = dataclasses.replace(inline, fields_layout="split_last")
+    obs = make_obs(elements=page(True, ""), last_actions=("click [4]",))
+    assert build_prompt(obs, last).user_text.splitlines() == [
+        "Done: click [4]", "Goal: Sign in with jane@example.com", "Filled: [180] To recipients: 'Peter Green'",
+        "Empty: [5] Search mail; [183] Subject"]
+    assert build_prompt(make_obs(elements=whole, last_actions=()), last).user_text.splitlines()[-1] == "Empty: none"
     with pytest.raises(ValueError):
         PromptConfig(fields_layout="table")

@@ -79,8 +79,11 @@ class PromptConfig:
     fields_value_chars: AtLeast1 = 24  # each field's value cut to this many characters
     # inline: one line, every field with its value; split: "Filled: ..." then "Empty: ..." (or "Empty: none"), so
     # what is left to type is a few words of its own next to the goal, the same tokens in every instance (a small
-    # model told a half-written form from a whole one only by a field's value changing from '' to some words)
-    fields_layout: Literal["inline", "split"] = "inline"
+    # model told a half-written form from a whole one only by a field's value changing from '' to some words);
+    # split_last: the same two lines after the goal, Empty last: the reply's first token is read at the end of the
+    # Empty line, so "none" and "[x] Subject" differ in the tokens nearest it (a policy that clicks Send with a field
+    # empty does not tell the two apart when they sit above the goal)
+    fields_layout: Literal["inline", "split", "split_last"] = "inline"
     # page: the env's ids (page order: a chip before a form shifts every id after it); stable: each element under an
     # id from its role and name, the same on every page it is on (halo.policy.element_ids)
     element_ids: Literal["page", "stable"] = "page"
@@ -206,7 +209,8 @@ def fields_lines(obs: Observation, cfg: PromptConfig) -> list[str]:
     """``Fields: [184] Subject: 'Weekend plans'; [185] Message Body: ''``: the text fields the policy may type into
     (those ``fill`` may take), each with its value (a chip input's chips where it holds no typed text); nothing where
     the page has none. ``fields_layout: split`` gives ``Filled: [184] Subject: 'Weekend plans'`` and
-    ``Empty: [185] Message Body`` instead (each line there always, ``none`` where no field is)."""
+    ``Empty: [185] Message Body`` instead (each line there always, ``none`` where no field is); ``split_last`` the
+    same lines, which ``user_text`` puts after the goal."""
     from halo.policy.action_space import TEXT_ROLES, allowed_elements
 
     rows = []
@@ -217,7 +221,7 @@ def fields_lines(obs: Observation, cfg: PromptConfig) -> list[str]:
             rows.append((i, " ".join(el.name.split())[:cfg.tree_name_chars], value[:cfg.fields_value_chars]))
     if not rows:
         return []
-    if cfg.fields_layout == "split":
+    if cfg.fields_layout in ("split", "split_last"):
         return [f"Filled: {'; '.join(f'[{i}] {n}: {v!r}' for i, n, v in rows if v) or 'none'}",
                 f"Empty: {'; '.join(f'[{i}] {n}' for i, n, v in rows if not v) or 'none'}"]
     return [f"Fields: {'; '.join(f'[{i}] {n}: {v!r}' for i, n, v in rows)}"]
@@ -240,9 +244,10 @@ def user_text(obs: Observation, cfg: PromptConfig) -> str:
         lines = [f"Done: {'; '.join(history)}"] if history else []
         if obs.last_action_error:
             lines.append(f"Failed: {obs.last_action_error}")
-        if cfg.fields:
-            lines += fields_lines(obs, cfg)
-        return "\n".join(lines + tree_lines(obs, cfg) + [f"Goal: {obs.goal}"])
+        fields = fields_lines(obs, cfg) if cfg.fields else []
+        if cfg.fields_layout == "split_last":
+            return "\n".join(lines + tree_lines(obs, cfg) + [f"Goal: {obs.goal}"] + fields)
+        return "\n".join(lines + fields + tree_lines(obs, cfg) + [f"Goal: {obs.goal}"])
     lines = [f"Goal: {obs.goal}", f"Current URL: {obs.url}", f"Step: {obs.step}"]
     if history:
         lines.append("Previous actions (oldest first):")
