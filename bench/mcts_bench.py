@@ -522,7 +522,8 @@ async def one_seed(a, seed: int, tmp: str, pool, urls) -> dict:
         critic = ProgressCritic() if a.critic == "progress" else None
         s = MCTSSettings(simulations=a.simulations, children=a.children, depth=a.depth, max_steps=a.max_steps,
                          alpha=a.alpha if critic is not None else 1.0, temperature=temp, explore=a.explore,
-                         explore_unit=a.explore_unit, keep_pages=a.keep_pages, first_play=a.first_play)
+                         explore_unit=a.explore_unit, keep_pages=a.keep_pages, first_play=a.first_play,
+                         stop_at_success=a.stop_at_success)
         if a.rounds:  # "search" and "mcts": the rounds' search blocks summed; no ratio to a sampling block
             run = RunDir(tmp, f"seed{seed}")
             out.update(await seed_rounds(a, seed, policy, pool, train, evals, s, critic, temp, run))
@@ -610,6 +611,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                    help="mcts.explore: each choice of a node's candidates drawn uniformly with this probability")
     p.add_argument("--first-play", choices=("untried", "progress"), default="untried",
                    help="mcts.first_play: progress follows a state the critic values above its parent's first")
+    p.add_argument("--stop-at-success", action="store_true",
+                   help="mcts.stop_at_success: the first success a simulation meets ends the search along its path")
     p.add_argument("--sampling", action=argparse.BooleanOptionalAction, default=True,
                    help="--no-sampling: the search alone (a search setting tried against a sampling number "
                         "measured before on the same seed and budget)")

@@ -162,3 +162,28 @@ async def test_the_progress_critic_values_states_by_the_familys_own_checks(famil
     assert critic.answered == critic.asked > 0 and result.root.critic is not None
     assert any(result.root.critic < v < 1.0 for v in values if v is not None), values  # the week reached: part-way
     assert ProgressCritic().value_at(type("RealTask", (), {"family": ""})(), 0.5) is None
+
+
+async def test_stop_at_success_takes_the_path_to_the_first_success_and_spends_nothing_after_it(
+        families_pool, family_site_urls):
+    """``stop_at_success``: the first success a simulation meets ends the search; the episode is the tree's path to
+    it (the oracle's), with no simulation after it (one success found: each simulation executes one new edge)."""
+    name, index = "gocalendar.otherday", 1
+    inst, task = family_env(families_pool, family_site_urls, name, index)
+    a = BrowserEnv(families_pool, max_steps=30, end_on_success=False)
+    b = BrowserEnv(families_pool, max_steps=30, branchable=True, end_on_success=False)
+    try:
+        d, _ = await play(a, task, CALENDAR[name], inst.params)
+        s = MCTSSettings(simulations=24, children=3, depth=0, max_steps=len(d.actions) + 3, alpha=0.5,
+                         first_play="progress")
+        full = await MCTSExplorer(b, OracleCandidates(d.actions, k=3, seed=index), task, s,
+                                  critic=ProgressCritic()).run()
+        stop = await MCTSExplorer(b, OracleCandidates(d.actions, k=3, seed=index), task,
+                                  dataclasses.replace(s, stop_at_success=True), critic=ProgressCritic()).run()
+    finally:
+        await a.close()
+        await b.close()
+    check_found(d, full)
+    assert [e.key for e in stop.path] == [e.key for e in full.path] and stop.success
+    assert stop.successes_found == 1 and stop.path[-1].child.success
+    assert stop.simulations < full.simulations and stop.budget.steps < full.budget.steps

@@ -250,6 +250,10 @@ class MCTSSettings:
     # above its parent's is followed first (with depth 0 and a progress critic, the search goes on from the progress it
     # found instead of trying every sibling first; rl/mcts.py ucb_select)
     first_play: Literal["untried", "progress"] = "untried"
+    # the first success a simulation meets ends the search: the episode takes the tree's path to it, and the decisions'
+    # remaining simulations are left unspent (a tree that found a success has its solved path and its pairs; the
+    # CPU goes to the next instance instead of refining the Q of a tree already solved)
+    stop_at_success: bool = False
 
 
 @settings

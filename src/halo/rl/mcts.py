@@ -7,7 +7,8 @@ untried edge (restoring its parent's state), rolls the policy out from the new s
 depth limit with the one rollout function (dense reward, REAL's grading), and backs the return up the path (``depth:
 0``: no rollout; a progress critic values the new state, which is expanded only when a simulation descends into it).
 After ``simulations`` the most visited edge is taken and its subtree is kept; an edge that ended the episode in
-success is taken at once (no simulation could find better). Budgets: env steps and wall time per episode.
+success is taken at once (no simulation could find better); with ``stop_at_success`` the first success a simulation
+meets anywhere ends the search along the tree's path to it. Budgets: env steps and wall time per episode.
 Restoring a state is the env's (``BrowserEnv.restore``): a state returned to a second time is a kept page taken over
 (``keep_pages``, halo.env.keep), not a page load.
 """
@@ -175,6 +176,7 @@ class MCTSExplorer:
         self.budget = Budget(settings.step_budget, settings.time_budget_s)
         self.successes_found = 0
         self.simulations = 0
+        self.found: list[Edge] = []  # with stop_at_success: the edges from the decision's node to a success
 
     # ------------------------------------------------------------ the episode
     async def run(self) -> SearchResult:
@@ -189,9 +191,13 @@ class MCTSExplorer:
             node, path = first, []
             while not node.terminal and node.step < self.s.max_steps and not self.budget.exhausted():
                 for _ in range(self.s.simulations):
-                    if self.budget.exhausted() or self.solved_edge(node) is not None:
+                    if self.budget.exhausted() or self.solved_edge(node) is not None or self.found:
                         break  # an edge that ends the episode in success: no simulation can find a better one
                     await self.simulate(node)
+                if self.found:  # stop_at_success: the path to the success a simulation met, taken whole
+                    path += self.found
+                    node = self.found[-1].child
+                    break
                 edge = self.best(node)
                 if edge is None:
                     break
@@ -236,6 +242,8 @@ class MCTSExplorer:
             trail.append(edge)
             if edge.child is None:
                 child = await self._execute(node, edge)
+                if child.success and self.s.stop_at_success:
+                    self.found = list(trail)
                 if not child.terminal and child.step < self.s.max_steps:
                     if self.s.depth == 0 and isinstance(self.critic, ProgressCritic):
                         self._value(child)  # free: expanded when a simulation first descends into it
