@@ -54,7 +54,7 @@ def test_the_ladder_demo_climbs_gomails_families_to_sending_an_email():
                                                      "gomail.send_title", "gomail.send_pick", "gomail.send_to",
                                                      "gomail.send_subject", "gomail.send_address", "gomail.send"]
     assert cfg.mode == "tiny_text" and cfg.grpo["curriculum"] == "ladder" and cfg.prompt["fields"] is True
-    assert cfg.prompt["fields_layout"] == "split" and cfg.grpo["explore_per_episode"] is True
+    assert cfg.prompt["fields_layout"] == "split_last" and cfg.grpo["explore_per_episode"] is True
     assert cfg.prompt["element_ids"] == "stable"
     rl = load_rl_config(overrides=cfg.overrides("models/tiny"))  # the demo's keys are rl_config's own
     assert rl.grpo.curriculum == "ladder" and rl.grpo.max_steps >= 6
