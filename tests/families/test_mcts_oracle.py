@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
+from contextlib import asynccontextmanager
 
 import pytest
 from family_oracles_gocalendar import ORACLES as CALENDAR
@@ -87,12 +88,23 @@ CASES = [("gomail.trash", MAIL, 3), ("gocalendar.delete", CALENDAR, 0), ("omnizo
          ("zilloft.save", HOMES, 2)]
 
 
-async def search_family(name, oracles, index, families_pool, family_site_urls, simulations=8):
+@asynccontextmanager
+async def oracle_played(name, oracles, index, families_pool, family_site_urls):
+    """The oracle played once on the instance (its actions recorded), and a branchable env to search it in: yields
+    the recording, the task and that env; both envs closed after."""
     inst, task = family_env(families_pool, family_site_urls, name, index)
     a = BrowserEnv(families_pool, max_steps=30, end_on_success=False)  # graded at the message, as the oracle ends
     b = BrowserEnv(families_pool, max_steps=30, branchable=True, end_on_success=False)
     try:
         d, _ = await play(a, task, oracles[name], inst.params)
+        yield d, task, b
+    finally:
+        await a.close()
+        await b.close()
+
+
+async def search_family(name, oracles, index, families_pool, family_site_urls, simulations=8):
+    async with oracle_played(name, oracles, index, families_pool, family_site_urls) as (d, task, b):
         policy = OracleCandidates(d.actions, k=3, seed=index)
         s = MCTSSettings(simulations=simulations, children=3, depth=len(d.actions) + 1,
                          max_steps=len(d.actions) + 3, alpha=0.5)
@@ -100,9 +112,6 @@ async def search_family(name, oracles, index, families_pool, family_site_urls, s
         result = await MCTSExplorer(b, policy, task, s, critic=critic).run()
         assert critic.answered == critic.asked > 0
         return d, result
-    finally:
-        await a.close()
-        await b.close()
 
 
 def check_found(d, result) -> None:
@@ -135,11 +144,7 @@ async def test_the_progress_critic_values_states_by_the_familys_own_checks(famil
     family's progress there; on gocalendar.otherday the week reached is part of the way, and the search finds the oracle's
     path with it. A REAL task (no family) gets no value from it."""
     name, index = "gocalendar.otherday", 1
-    inst, task = family_env(families_pool, family_site_urls, name, index)
-    a = BrowserEnv(families_pool, max_steps=30, end_on_success=False)
-    b = BrowserEnv(families_pool, max_steps=30, branchable=True, end_on_success=False)
-    try:
-        d, _ = await play(a, task, CALENDAR[name], inst.params)
+    async with oracle_played(name, CALENDAR, index, families_pool, family_site_urls) as (d, task, b):
         s = MCTSSettings(simulations=8, children=3, depth=len(d.actions) + 1, max_steps=len(d.actions) + 3, alpha=0.5)
         critic = ProgressCritic()
         result = await MCTSExplorer(b, OracleCandidates(d.actions, k=3, seed=index), task, s, critic=critic).run()
@@ -147,9 +152,6 @@ async def test_the_progress_critic_values_states_by_the_familys_own_checks(famil
         # first_play progress: the state that made progress is followed before untried siblings
         lean = await MCTSExplorer(b, OracleCandidates(d.actions, k=3, seed=index), task,
                                   dataclasses.replace(s, depth=0, first_play="progress"), critic=ProgressCritic()).run()
-    finally:
-        await a.close()
-        await b.close()
     check_found(d, lean)
     made = list(lean.root.walk())
     assert lean.budget.steps == len(made) - 1  # one env step per node made: no rollout steps
@@ -169,20 +171,13 @@ async def test_stop_at_success_takes_the_path_to_the_first_success_and_spends_no
     """``stop_at_success``: the first success a simulation meets ends the search; the episode is the tree's path to
     it (the oracle's), with no simulation after it (one success found: each simulation executes one new edge)."""
     name, index = "gocalendar.otherday", 1
-    inst, task = family_env(families_pool, family_site_urls, name, index)
-    a = BrowserEnv(families_pool, max_steps=30, end_on_success=False)
-    b = BrowserEnv(families_pool, max_steps=30, branchable=True, end_on_success=False)
-    try:
-        d, _ = await play(a, task, CALENDAR[name], inst.params)
+    async with oracle_played(name, CALENDAR, index, families_pool, family_site_urls) as (d, task, b):
         s = MCTSSettings(simulations=24, children=3, depth=0, max_steps=len(d.actions) + 3, alpha=0.5,
                          first_play="progress")
         full = await MCTSExplorer(b, OracleCandidates(d.actions, k=3, seed=index), task, s,
                                   critic=ProgressCritic()).run()
         stop = await MCTSExplorer(b, OracleCandidates(d.actions, k=3, seed=index), task,
                                   dataclasses.replace(s, stop_at_success=True), critic=ProgressCritic()).run()
-    finally:
-        await a.close()
-        await b.close()
     check_found(d, full)
     assert [e.key for e in stop.path] == [e.key for e in full.path] and stop.success
     assert stop.successes_found == 1 and stop.path[-1].child.success
