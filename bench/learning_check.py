@@ -220,6 +220,7 @@ async def one_seed(a, seed: int, tmp: str) -> dict:
                                  "hindsight_per_episode": a.hindsight_per_episode,
                                  "curriculum": a.curriculum, "ladder_unlock": a.ladder_unlock,
                                  "ladder_goal": a.ladder_goal, "ladder_goal_steps": a.ladder_goal_steps,
+                                 "ladder_goal_last": a.ladder_goal_last,
                                  "family_steps": a.family_steps, "max_staleness": a.max_staleness}),
                              *flags("lora", {"rank": a.lora_rank, "alpha": 2 * a.lora_rank,
                                              "target_modules": a.lora_targets.split(","),
@@ -476,6 +477,9 @@ def main() -> None:
     p.add_argument("--ladder-goal-steps", type=int, default=0,
                    help="those draws' episodes end after this many steps (GRPOSettings.ladder_goal_steps; 0: the "
                         "family's own cap)")
+    p.add_argument("--ladder-goal-last", type=float, default=0.0,
+                   help="the top rung's share, in whole episodes, once the rung below it is the frontier "
+                        "(GRPOSettings.ladder_goal_last; 0: --ladder-goal's share, capped)")
     p.add_argument("--greedy", action=argparse.BooleanOptionalAction, default=True,
                    help="also evaluate at temperature 0 before and after (reported beside; the target is sampled)")
     p.add_argument("--out", default="learning_check.json", help="file name under bench/results/")

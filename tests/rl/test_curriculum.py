@@ -146,3 +146,19 @@ def test_a_ladders_goal_draws_are_capped_at_goal_steps_until_the_top_rung_opens(
         CurriculumSettings(goal_steps=3)
     with pytest.raises(ConfigError, match=">= 0"):
         CurriculumSettings(goal=0.1, goal_steps=-1)
+
+
+def test_a_ladders_goal_takes_goal_last_in_whole_episodes_once_the_rung_below_it_leads():
+    """``goal_last``: with the rung just below the goal the frontier, the goal takes that share (not ``goal``) and
+    its draws run whole (no ``goal_steps`` cap); below that, and once the goal opens, as before."""
+    tasks = [*fam_tasks("g.one"), *fam_tasks("g.two"), *fam_tasks("g.top")]
+    lad = make_sampler(tasks, "ladder", CurriculumSettings(window=8, goal=0.1, goal_steps=3, goal_last=0.25), seed=1)
+    assert lad.weights() == pytest.approx({"g.one": 0.9, "g.two": 0.0, "g.top": 0.1})
+    assert lad.step_cap(tasks[10]) == 3
+    lad.record(tasks[0], [True] * 8)  # g.two, the rung below the goal, leads
+    assert lad.open == 2 and lad.weights() == pytest.approx({"g.one": 0.3, "g.two": 0.45, "g.top": 0.25})
+    assert lad.step_cap(tasks[10]) is None and lad.step_cap(tasks[5]) is None
+    lad.record(tasks[5], [True] * 8)  # the goal opens: the frontier's share, its own cap
+    assert lad.open == 3 and lad.weights()["g.top"] == pytest.approx(0.7) and lad.step_cap(tasks[10]) is None
+    with pytest.raises(ConfigError, match="goal_last"):
+        CurriculumSettings(review=0.3, goal_last=0.7)

@@ -4,6 +4,7 @@ checkpoint/resume of a killed run (vLLM hot-loading runs against a real vLLM: te
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 import os
 import signal
@@ -453,6 +454,11 @@ def test_the_trainer_ends_a_ladders_early_goal_episodes_after_ladder_goal_steps(
         GRPOSettings(curriculum="ladder", ladder_goal_steps=2)
     with pytest.raises(ConfigError, match="ladder_goal_steps"):
         GRPOSettings(ladder_goal=0.1, ladder_goal_steps=2)
+    last = GRPOTrainer(ScriptedPolicy([LeftClick(1, 1)]), None, tasks,
+                       dataclasses.replace(settings, ladder_goal_last=0.4), RunDir(tmp_path, "r2"))
+    assert last.sampler.step_cap(tasks[3]) is None  # l.one, below the goal, leads: the goal's draws run whole
+    with pytest.raises(ConfigError, match="ladder_goal_last"):
+        GRPOSettings(ladder_goal_last=0.2)
 
 
 @pytest.mark.ml

@@ -95,6 +95,7 @@ class GRPOSettings:
     ladder_review: Fraction = 0.3  # ladder: the share of draws the rungs below the frontier take
     ladder_goal: Fraction = 0.0  # ladder: the share of draws the top rung takes before it opens (its first steps)
     ladder_goal_steps: NonNegativeInt = 0  # ladder: those draws' episodes end after this many steps (0: its own cap)
+    ladder_goal_last: Fraction = 0.0  # ladder: the top rung's share, whole episodes, once the rung below it leads
     # a task family's episode takes at most the steps its family needs (1 for a one-step family, 6 for 2-4, 10 for 5+),
     # never more than max_steps: a ladder's low rungs stay short while its top one gets the steps it needs
     family_steps: bool = False
@@ -157,6 +158,9 @@ class GRPOSettings:
         if self.ladder_goal_steps and not (self.curriculum == "ladder" and self.ladder_goal):
             raise ConfigError(f"ladder_goal_steps {self.ladder_goal_steps} caps the episodes of a ladder's top rung "
                               "drawn before it opens: set curriculum: ladder and ladder_goal > 0 (e.g. 0.1) with it")
+        if self.ladder_goal_last and self.curriculum != "ladder":
+            raise ConfigError(f"ladder_goal_last {self.ladder_goal_last} is a ladder's top-rung share: set "
+                              "curriculum: ladder with it")
         groups = self.tasks_per_iteration + self.refill_zero_variance
         if groups * self.group_size > MAX_ITERATION_EPISODES:
             raise ConfigError(f"(tasks_per_iteration + refill_zero_variance) x group_size must be <= "

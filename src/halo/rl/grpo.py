@@ -186,7 +186,8 @@ class GRPOTrainer:
         self.sampler = make_sampler(self.tasks, settings.curriculum,
                                     CurriculumSettings(settings.curriculum_window, unlock=settings.ladder_unlock,
                                                        review=settings.ladder_review, goal=settings.ladder_goal,
-                                                       goal_steps=settings.ladder_goal_steps),
+                                                       goal_steps=settings.ladder_goal_steps,
+                                                       goal_last=settings.ladder_goal_last),
                                     settings.seed)
         self.replay = SelfImitation(settings.self_imitation, settings.self_imitation_capacity,
                                     settings.curriculum_window, settings.seed) if settings.self_imitation else None
