@@ -52,6 +52,13 @@ def results_path(name: str) -> Path:
     return path
 
 
+def sets(items: list[str]) -> tuple:
+    """``--set`` items as config overrides (checked at the door: a bad key or value stops before anything runs)."""
+    from halo.config.overrides import parse_set
+
+    return tuple(parse_set(i, ("grpo", "mcts", "lora", "optim", "rewards", "episode")) for i in items)
+
+
 def cpu_seconds() -> float:
     """CPU seconds of this process and of every descendant it has had (Playwright's driver, Chromium's processes).
     A descendant's last reading is kept after it exits (a relaunched browser's processes are reaped by others, and
@@ -224,7 +231,8 @@ async def one_seed(a, seed: int, tmp: str) -> dict:
                                  "family_steps": a.family_steps, "max_staleness": a.max_staleness}),
                              *flags("lora", {"rank": a.lora_rank, "alpha": 2 * a.lora_rank,
                                              "target_modules": a.lora_targets.split(","),
-                                             "modules_to_save": ["lm_head"] if a.train_head else []})))
+                                             "modules_to_save": ["lm_head"] if a.train_head else []}),
+                             *sets(a.set)))
     setup = await setup_grpo(job)
     hist: list[dict] = []
     out: dict = {"seed": seed}
@@ -286,7 +294,7 @@ async def one_seed(a, seed: int, tmp: str) -> dict:
                                                "wall_s", "family_success", "grad_norm", "entropy", "train_items",
                                                "time_rollout",
                                                "time_update", "tokens", "progress", "episode_length")})
-                for k in ("self_imitation", "explore", "lr", "entropy_coef"):
+                for k in ("self_imitation", "explore", "lr", "entropy_coef", "search"):
                     if k in m:
                         hist[-1][k] = m[k]
                 print(f"  it {m['iteration']:3d} cpu {m['cpu_s']:6.0f}s success {m['success_rate']:.2f} "
@@ -295,7 +303,9 @@ async def one_seed(a, seed: int, tmp: str) -> dict:
                       + (f" replayed {m['self_imitation']['items']}" if "self_imitation" in m else "")
                       + (f" relabelled {m['self_imitation'].get('relabelled')}" if "self_imitation" in m else "")
                       + (f" policy-drawn success {m['explore']['success_policy']} explore {m['explore']['rate']:.2f}"
-                         if "explore" in m else ""),
+                         if "explore" in m else "")
+                      + (f" search {'solved' if m['search']['solved'] else 'unsolved'} "
+                         f"{m['search']['env_steps']} steps" if "search" in m else ""),
                       flush=True)
                 if m["cpu_s"] >= a.budget_min * 60:
                     raise Budget()
@@ -486,10 +496,19 @@ def main() -> None:
     p.add_argument("--keep-runs", default=None, metavar="DIR",
                    help="write each seed's run (its evaluated episodes, for bench/ladder_stalls.py) under DIR "
                         "and keep it; default: a temporary directory, removed at the end")
+    p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
+                   help="a config override after the flags (as halo's --set: grpo.search_every=2, "
+                        "mcts.step_budget=60); repeat it")
     p.add_argument("--merge", default="",
                    help="comma-separated result files (under bench/results/) of the same settings, one seed each "
                         "(seeds run as parallel processes): combine them into --out with the plot, run nothing")
     a = p.parse_args()
+    from halo.errors import ConfigError
+
+    try:
+        sets(a.set)
+    except ConfigError as e:
+        p.error(str(e))
     a.family = expand_families(a.family)
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     out = {"family": a.family, **{k: v for k, v in vars(a).items() if k not in ("family", "out", "merge")},

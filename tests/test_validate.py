@@ -124,6 +124,26 @@ def test_a_group_of_one_is_refused_unless_asked_for():
     check_grpo(GRPOJob(tasks=[], allow_group_size_one=True), one, mode)
 
 
+def test_search_in_grpo_is_refused_unbounded_on_ray_or_without_a_constrained_sampler():
+    """``grpo.search_every``: each search must end (a step or time budget), it runs here (no --ray), and drawn
+    candidates (``mcts.explore``) need HALO's own constrained sampler."""
+    mode = get_mode("tiny")
+    ok = build_rl_config({"grpo": {"search_every": 2, "self_imitation": 8}, "mcts": {"step_budget": 60}}, "f")
+    check_grpo(GRPOJob(tasks=[]), ok, mode)
+    unbounded = build_rl_config({"grpo": {"search_every": 2, "self_imitation": 8}}, "f")
+    with pytest.raises(ConfigError, match="each search must end; set mcts.step_budget"):
+        check_grpo(GRPOJob(tasks=[]), unbounded, mode)
+    with pytest.raises(ConfigError, match="with --ray the browsers are the workers'"):
+        check_grpo(GRPOJob(tasks=[], ray="local"), ok, mode)
+    drawn = build_rl_config({"grpo": {"search_every": 2, "self_imitation": 8},
+                             "mcts": {"step_budget": 60, "explore": 0.9}}, "f")
+    check_grpo(GRPOJob(tasks=[]), drawn, mode)
+    with pytest.raises(ConfigError, match="drawn candidates need an in-process"):
+        check_grpo(GRPOJob(tasks=[]), drawn, get_mode("qwen3vl_base"))
+    with pytest.raises(ConfigError, match="set self_imitation > 0"):
+        build_rl_config({"grpo": {"search_every": 2}}, "f")
+
+
 def test_runs_dir_must_be_writable(tmp_path):
     assert check_runs_dir(tmp_path / "new" / "runs").is_dir()
     (tmp_path / "a-file").write_text("")

@@ -182,3 +182,69 @@ async def test_stop_at_success_takes_the_path_to_the_first_success_and_spends_no
     assert [e.key for e in stop.path] == [e.key for e in full.path] and stop.success
     assert stop.successes_found == 1 and stop.path[-1].child.success
     assert stop.simulations < full.simulations and stop.budget.steps < full.budget.steps
+
+
+class TokenOracle(OracleCandidates):
+    """OracleCandidates whose replies carry token ids and logprobs, as a model's do (what GRPO's items are made of)."""
+
+    async def complete(self, prompt, obs, n, temperature):
+        return [dataclasses.replace(c, token_ids=(1, 2, 3), logprobs=(-1.0, -1.0, -1.0))
+                for c in await super().complete(prompt, obs, n, temperature)]
+
+
+class RecordingLearner:
+    """The update's items recorded, no weights changed: this test is about which items reach the update."""
+
+    def __init__(self):
+        self.updates = []
+
+    def update(self, items, epochs=1):
+        from halo.rl.learner import UpdateStats
+
+        self.updates.append(list(items))
+        return UpdateStats()
+
+
+async def test_grpo_search_every_replays_a_solving_search_of_a_task_its_groups_failed(
+        families_pool, family_site_urls, tmp_path):
+    """``grpo.search_every`` (the hybrid): a task whose group the policy failed throughout is searched; the search's
+    solving path joins the self-imitation buffer, is not counted as the policy's own success, and is replayed in the
+    next update. The policy's own choices here never take the oracle's step (its groups fail); its candidates hold
+    it, so the search can solve."""
+    from halo.rl.config import GRPOSettings
+    from halo.rl.grpo import GRPOTrainer
+    from halo.rl.self_imitation import success_key
+    from halo.runtime.runs import RunDir
+
+    name, index = "gocalendar.otherday", 1
+    async with oracle_played(name, CALENDAR, index, families_pool, family_site_urls) as (d, task, b):
+        steps = len(d.actions) + 3
+        own = BrowserEnv(families_pool, max_steps=steps)
+        try:
+            policy = TokenOracle(d.actions, k=3, seed=index, p_oracle=0.0)
+            settings = GRPOSettings(group_size=2, tasks_per_iteration=1, max_steps=steps, self_imitation=4,
+                                    search_every=2, curriculum="off")
+            mcts = MCTSSettings(simulations=24, children=3, depth=0, max_steps=steps, alpha=0.5, first_play="progress",
+                                stop_at_success=True, step_budget=80)
+            learner = RecordingLearner()
+            trainer = GRPOTrainer(policy, learner, [task], settings, RunDir(tmp_path, "r"), search=mcts, search_env=b)
+            ro = await trainer.roll(0, [own])
+            assert not any(e.success for g in ro.groups for e in g)
+            assert ro.searched is not None and ro.searched.solved and ro.searched.task_id == task.id
+            assert [s.sample.action.describe() for s in ro.searched.episode.steps] == [a.describe() for a in d.actions] + [
+                DONE.describe()]
+            m = (await trainer.learn(ro)).metrics
+            assert m["search"]["solved"] and m["search"]["env_steps"] > len(d.actions)
+            assert task.id in trainer.replay.buffer
+            assert trainer.replay.success_rate(success_key(task.id)) == 0.0  # the policy's own episodes alone
+            assert not any(i.replayed for i in learner.updates[0])  # kept after this update's replay was drawn
+            ro = await trainer.roll(1, [own])
+            assert ro.searched is None  # not due: every second iteration
+            m = (await trainer.learn(ro)).metrics
+            replayed = [i for i in learner.updates[1] if i.replayed]
+            assert len(replayed) == len(d.actions) + 1 and m["self_imitation"]["episodes"] == 1
+            assert "search" not in m
+        finally:
+            await own.close()
+    with pytest.raises(Exception, match="self_imitation"):
+        GRPOSettings(search_every=2)

@@ -62,6 +62,8 @@ def check_grpo(job: GRPOJob, cfg: RLConfig, mode: ModeConfig) -> None:
                           f"records each completion's adapter version: an in-process (hf) mode or a vLLM server "
                           f"(server.kind vllm); mode {mode.name} is {mode.backend}"
                           f"{f' ({mode.server.kind})' if mode.backend == 'openai' else ''}; set grpo.max_staleness=0")
+    if cfg.grpo.search_every:
+        check_search(job, cfg, mode)
     explore = cfg.grpo.explore or cfg.grpo.explore_stuck
     if explore and (mode.backend != "hf" or not mode.decoding_config().constrained or job.ray is not None):
         named = " and ".join(f"grpo.{k} {v}" for k, v in (("explore", cfg.grpo.explore),
@@ -70,6 +72,20 @@ def check_grpo(job: GRPOJob, cfg: RLConfig, mode: ModeConfig) -> None:
                           f"action grammar, so it needs an in-process (hf) mode with decoding.constrained (as tiny) "
                           f"and no --ray; mode {mode.name} is {mode.backend}"
                           f"{'' if mode.decoding_config().constrained else ', unconstrained'}")
+
+
+def check_search(job: GRPOJob, cfg: RLConfig, mode: ModeConfig) -> None:
+    """``grpo.search_every`` (MCTS inside GRPO, rl/search_replay.py): a bounded search, here, that can sample."""
+    every, m = cfg.grpo.search_every, cfg.mcts
+    if job.ray is not None:
+        raise ConfigError(f"grpo.search_every {every}: the search runs in this process on a branchable browser env; "
+                          "with --ray the browsers are the workers' (set grpo.search_every=0 or drop --ray)")
+    if not (m.step_budget or m.time_budget_s):
+        raise ConfigError(f"grpo.search_every {every}: each search must end; set mcts.step_budget (env steps a "
+                          "search, e.g. 150) or mcts.time_budget_s")
+    if m.explore and (mode.backend != "hf" or not mode.decoding_config().constrained):
+        raise ConfigError(f"grpo.search_every with mcts.explore {m.explore}: drawn candidates need an in-process (hf) "
+                          f"mode with decoding.constrained (as tiny); mode {mode.name} is {mode.backend}")
 
 
 @dataclass
@@ -153,7 +169,8 @@ async def train_grpo(setup: GRPOSetup, tasks: list[Any],
 
     with open_tracker(setup.job.log, setup.run.path, setup.record) as tracker:
         trainer = GRPOTrainer(setup.sampler, setup.learner, tasks, setup.cfg.grpo, setup.run,
-                              reward_config=setup.cfg.rewards, sync=setup.sync, tracker=tracker, rollouts=rollouts)
+                              reward_config=setup.cfg.rewards, sync=setup.sync, tracker=tracker, rollouts=rollouts,
+                              search=setup.cfg.mcts)
         trainer.progress_fn = progress
         return await trainer.train(start_iteration=setup.start, on_iteration=on_iteration)
 

@@ -133,8 +133,15 @@ class GRPOSettings:
     max_staleness: Annotated[NonNegativeInt, Field(le=4), Why(
         "each version of lag keeps another iteration's episodes, screenshots included, in memory, and the "
         "importance weights that correct the lag grow with it (AReaL and verl run 1-4)")] = 0
+    # every this many iterations, one task the policy's group failed throughout is searched by MCTS (the mcts:
+    # section, its step_budget bounding it), and a solving search's path joins the self-imitation replay (the hybrid
+    # of issue 41: search finds, GRPO learns; rl/search_replay.py). 0: off. Local rollouts only (not --ray)
+    search_every: NonNegativeInt = 0
 
     def __post_init__(self) -> None:
+        if self.search_every and not self.self_imitation:
+            raise ConfigError(f"search_every {self.search_every}: a solving search's path is replayed by "
+                              "self-imitation; set self_imitation > 0 (e.g. 16) with it")
         if self.hindsight and not self.self_imitation:
             raise ConfigError("hindsight relabels episodes into self-imitation's buffer: set self_imitation > 0 "
                               "(e.g. 16) with it")

@@ -23,13 +23,14 @@ from typing import Any, Callable, Sequence
 
 from halo.errors import ConfigError
 from halo.rl.advantages import gigpo_advantages, group_advantages, group_stats, step_advantages
-from halo.rl.config import GRPOSettings, LoRASettings, OptimSettings
+from halo.rl.config import GRPOSettings, LoRASettings, MCTSSettings, OptimSettings
 from halo.rl.curriculum import CurriculumSettings, make_sampler
 from halo.rl.health import check_iteration, error_counts, error_examples
 from halo.rl.hindsight import Hindsight
 from halo.rl.learner import LoRALearner, TrainItem, step_item
 from halo.rl.rewards import RewardConfig
 from halo.rl.rollout import Episode, run_group
+from halo.rl.search_replay import SearchReplay
 from halo.rl.self_imitation import SelfImitation, success_key
 
 MAX_SKIPPED_UPDATES = 3  # updates in a row skipped for a non-finite gradient that stop a run
@@ -45,6 +46,7 @@ class Rollouts:
     rates: list[float] = field(default_factory=list)  # explore rates, one per group
     seconds: float = 0.0
     extra: dict[str, Any] = field(default_factory=dict)  # metrics the asynchronous pipeline adds (rl/pipeline.py)
+    searched: Any = None  # grpo.search_every: the iteration's search (rl.search_replay.Searched), if one ran
 
 
 @dataclass
@@ -172,7 +174,8 @@ class GRPOTrainer:
     def __init__(self, policy: Any, learner: LoRALearner, tasks: Sequence[Any], settings: GRPOSettings,
                  run: Any, *, reward_config: RewardConfig | None = None, pool: Any = None,
                  sync: Callable[[int, str], Any] | None = None, env_kwargs: dict[str, Any] | None = None,
-                 tracker: Any = None, rollouts: Any = None, envs: Sequence[Any] | None = None):
+                 tracker: Any = None, rollouts: Any = None, envs: Sequence[Any] | None = None,
+                 search: MCTSSettings | None = None, search_env: Any = None):
         if not tasks:
             raise ConfigError("GRPO needs at least one task")
         self.policy, self.learner, self.tasks, self.s, self.run = policy, learner, list(tasks), settings, run
@@ -193,12 +196,21 @@ class GRPOTrainer:
                                     settings.curriculum_window, settings.seed) if settings.self_imitation else None
         if settings.explore or settings.explore_stuck:  # explore_stuck alone draws replies the same way
             check_explore(policy, rollouts)
+        if settings.search_every and rollouts is not None:
+            raise ConfigError(f"grpo.search_every {settings.search_every}: the search runs in this process on a "
+                              "branchable browser env; with --ray the rollouts' browsers are the workers' (set "
+                              "grpo.search_every=0 or drop --ray)")
         if settings.max_staleness:
             from halo.rl.pipeline import check_async
 
             check_async(policy, learner, rollouts, sync)
         self.hindsight = (Hindsight(policy, settings.hindsight_per_episode, settings.seed) if settings.hindsight
                           else None)
+        # grpo.search_every: MCTS (``search``, the mcts: settings) on a failed task, its solving path replayed; the
+        # branchable env is the caller's (a test's) or made from the pool in train()
+        self.searcher = SearchReplay(search or MCTSSettings(), settings.search_every, search_env,
+                                     reward_config) if settings.search_every else None
+        self._by_id = {t.id: t for t in self.tasks}
         self._own: dict[str, deque[bool]] = {}  # family -> recent successes of the policy's own episodes
         self._lengths: dict[str, deque[int]] = {}  # family -> recent episode lengths (explore_per_episode)
         self._skipped_in_row = 0  # updates in a row whose every step was skipped (a non-finite gradient)
@@ -338,7 +350,9 @@ class GRPOTrainer:
         finally:
             if s.explore or s.explore_stuck:
                 self.policy.explore, self.policy.explore_stuck, self.policy.explore_novel = 0.0, 0.0, False
-        return Rollouts(it, groups, refills, rates, time.perf_counter() - t0)
+        searched = None if self.searcher is None else await self.searcher.search(it, self.policy, groups,
+                                                                                  self._by_id)
+        return Rollouts(it, groups, refills, rates, time.perf_counter() - t0, searched=searched)
 
     async def learn(self, ro: Rollouts) -> IterationResult:
         """The update on an iteration's groups (with the versioned, decoupled update when asynchronous), and its
@@ -354,6 +368,9 @@ class GRPOTrainer:
             replayed, replay = self.replay.replay()
             items = items + replayed
             self.replay.record(groups, self.hindsight)
+        searched = ro.searched
+        if searched is not None and searched.solved and self.replay is not None:
+            self.replay.keep(searched.episode)  # replayed from the next update on, not counted as the policy's own
         t1 = time.perf_counter()
         if s.max_staleness:  # rollouts sample on while it runs: the new weights are published as version it + 1
             stats = await asyncio.to_thread(self.learner.update_versioned, items, s.update_epochs, it + 1)
@@ -397,6 +414,8 @@ class GRPOTrainer:
                 m["self_imitation"]["relabelled"] = self.replay.relabelled
         if s.explore:
             m["explore"] = {**explore_metrics(groups), "rate": round(statistics.fmean(rates), 4) if rates else 0.0}
+        if searched is not None:
+            m["search"] = searched.metrics()
         if self.rollouts is not None:
             m["ray"] = self.rollouts.stats.as_dict()
         if s.max_staleness:
@@ -455,6 +474,12 @@ class GRPOTrainer:
                 # a group larger than grpo.parallel runs in waves over these
                 envs = [BrowserEnv(pool, max_steps=s.max_steps, **env_kw)
                         for _ in range(min(s.group_size, s.parallel))]
+                if self.searcher is not None and self.searcher.env is None:  # MCTS restores states: branchable
+                    self.searcher.env = BrowserEnv(pool, max_steps=self.searcher.s.max_steps, branchable=True,
+                                                   **env_kw)
+            if self.searcher is not None and self.searcher.env is None:
+                raise ConfigError("grpo.search_every: the search needs a branchable env (BrowserEnv(branchable=True)"
+                                  ", or search_env); Ray rollouts have none here")
 
             def finish(res: IterationResult) -> None:
                 it = res.iteration
@@ -479,7 +504,8 @@ class GRPOTrainer:
                     for it in range(start_iteration, s.iterations):
                         finish(await self.iterate(it, envs))
             finally:
-                for env in envs:
+                search_env = [self.searcher.env] if self.searcher is not None and self.searcher.env else []
+                for env in envs + search_env:  # the search's env apart: groups run on envs alone
                     with contextlib.suppress(Exception):
                         await env.close()
         return history

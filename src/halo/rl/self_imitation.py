@@ -99,6 +99,11 @@ class SelfImitation:
                 for r in hindsight(e):
                     self.relabelled += self._keep(r, key)
 
+    def keep(self, episode: Any) -> bool:
+        """Buffer a success found elsewhere (a search's path, ``grpo.search_every``) without counting it toward its
+        family's success rate, which stays the policy's own."""
+        return self._keep(episode, success_key(episode.task_id))
+
     def _keep(self, e: Any, key: str) -> bool:
         items = episode_items(e)
         if not items:
