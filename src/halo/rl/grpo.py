@@ -210,7 +210,7 @@ class GRPOTrainer:
         # branchable env is the caller's (a test's) or made from the pool in train()
         self.searcher = SearchReplay(search or MCTSSettings(), settings.search_every, search_env,
                                      reward_config) if settings.search_every else None
-        self._by_id = {t.id: t for t in self.tasks}
+        self._by_id = {t.id: t for t in self.tasks} if self.searcher is not None else {}  # (Ray: task ids)
         self._own: dict[str, deque[bool]] = {}  # family -> recent successes of the policy's own episodes
         self._lengths: dict[str, deque[int]] = {}  # family -> recent episode lengths (explore_per_episode)
         self._skipped_in_row = 0  # updates in a row whose every step was skipped (a non-finite gradient)
