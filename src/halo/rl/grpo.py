@@ -208,9 +208,8 @@ class GRPOTrainer:
                           else None)
         # grpo.search_every: MCTS (``search``, the mcts: settings) on a failed task, its solving path replayed; the
         # branchable env is the caller's (a test's) or made from the pool in train()
-        self.searcher = SearchReplay(search or MCTSSettings(), settings.search_every, search_env,
+        self.searcher = SearchReplay(search or MCTSSettings(), settings.search_every, self.tasks, search_env,
                                      reward_config) if settings.search_every else None
-        self._by_id = {t.id: t for t in self.tasks} if self.searcher is not None else {}  # (Ray: task ids)
         self._own: dict[str, deque[bool]] = {}  # family -> recent successes of the policy's own episodes
         self._lengths: dict[str, deque[int]] = {}  # family -> recent episode lengths (explore_per_episode)
         self._skipped_in_row = 0  # updates in a row whose every step was skipped (a non-finite gradient)
@@ -350,8 +349,7 @@ class GRPOTrainer:
         finally:
             if s.explore or s.explore_stuck:
                 self.policy.explore, self.policy.explore_stuck, self.policy.explore_novel = 0.0, 0.0, False
-        searched = None if self.searcher is None else await self.searcher.search(it, self.policy, groups,
-                                                                                  self._by_id)
+        searched = None if self.searcher is None else await self.searcher.search(it, self.policy, groups)
         return Rollouts(it, groups, refills, rates, time.perf_counter() - t0, searched=searched)
 
     async def learn(self, ro: Rollouts) -> IterationResult:

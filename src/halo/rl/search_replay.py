@@ -51,21 +51,23 @@ def unsolved_task(groups: Sequence[Sequence[Any]], tasks: dict[str, Any]) -> Any
 
 
 class SearchReplay:
-    """``every`` iterations, one search of an unsolved task in ``env`` (a branchable ``BrowserEnv``)."""
+    """``every`` iterations, one search of an unsolved task among ``tasks`` in ``env`` (a branchable
+    ``BrowserEnv``)."""
 
-    def __init__(self, settings: MCTSSettings, every: int, env: Any = None, reward_config: Any = None):
+    def __init__(self, settings: MCTSSettings, every: int, tasks: Sequence[Any], env: Any = None,
+                 reward_config: Any = None):
         self.s, self.every, self.env, self.reward_config = settings, every, env, reward_config
+        self.tasks = {t.id: t for t in tasks}  # a group's task id -> the task to search
         self.critic = ProgressCritic()
 
     def due(self, it: int) -> bool:
         return self.every > 0 and it % self.every == 0 and self.env is not None
 
-    async def search(self, it: int, policy: Any, groups: Sequence[Sequence[Any]],
-                     tasks: dict[str, Any]) -> Searched | None:
+    async def search(self, it: int, policy: Any, groups: Sequence[Sequence[Any]]) -> Searched | None:
         """The iteration's search (None when not due or every group held a success)."""
         if not self.due(it):
             return None
-        task = unsolved_task(groups, tasks)
+        task = unsolved_task(groups, self.tasks)
         if task is None:
             return None
         critic = self.critic if getattr(task, "family", "") else None  # REAL tasks: the search's own Q alone
