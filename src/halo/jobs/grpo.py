@@ -16,6 +16,7 @@ from halo.errors import ConfigError
 from halo.jobs.setup import (
     check_at_the_door,
     check_learner_memory,
+    draws_replies,
     make_learning,
     overrides_record,
     run_training,
@@ -65,7 +66,7 @@ def check_grpo(job: GRPOJob, cfg: RLConfig, mode: ModeConfig) -> None:
     if cfg.grpo.search_every:
         check_search(job, cfg, mode)
     explore = cfg.grpo.explore or cfg.grpo.explore_stuck
-    if explore and (mode.backend != "hf" or not mode.decoding_config().constrained or job.ray is not None):
+    if explore and (not draws_replies(mode) or job.ray is not None):
         named = " and ".join(f"grpo.{k} {v}" for k, v in (("explore", cfg.grpo.explore),
                                                               ("explore_stuck", cfg.grpo.explore_stuck)) if v)
         raise ConfigError(f"{named}: exploration draws replies in HALO's own sampler under the "
@@ -83,7 +84,7 @@ def check_search(job: GRPOJob, cfg: RLConfig, mode: ModeConfig) -> None:
     if not (m.step_budget or m.time_budget_s):
         raise ConfigError(f"grpo.search_every {every}: each search must end; set mcts.step_budget (env steps a "
                           "search, e.g. 150) or mcts.time_budget_s")
-    if m.explore and (mode.backend != "hf" or not mode.decoding_config().constrained):
+    if m.explore and not draws_replies(mode):
         raise ConfigError(f"grpo.search_every with mcts.explore {m.explore}: drawn candidates need an in-process (hf) "
                           f"mode with decoding.constrained (as tiny); mode {mode.name} is {mode.backend}")
 

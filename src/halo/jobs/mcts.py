@@ -27,6 +27,7 @@ from halo.errors import ConfigError, HaloError
 from halo.jobs.setup import (
     check_at_the_door,
     check_learner_memory,
+    draws_replies,
     make_learning,
     overrides_record,
     run_training,
@@ -149,7 +150,7 @@ async def setup_mcts(job: MCTSJob) -> MCTSSetup:
             raise ConfigError(f"critic 'progress' reads a task family's own checks, and {', '.join(other[:3])} "
                               f"{'is' if len(other) == 1 else 'are'} not a family; use task families "
                               f"(gocalendar.otherday@train) or --critic none / a mode that judges in words")
-    if cfg.mcts.explore and (mode.backend != "hf" or not mode.decoding_config().constrained or job.ray is not None):
+    if cfg.mcts.explore and (not draws_replies(mode) or job.ray is not None):
         raise ConfigError(f"mcts.explore {cfg.mcts.explore}: candidates are drawn in HALO's own sampler under the "
                           f"action grammar, so it needs an in-process (hf) mode with decoding.constrained (as tiny) "
                           f"and no --ray; mode {mode.name} is {mode.backend}")

@@ -71,6 +71,12 @@ def make_learning(mode: ModeConfig, cfg: RLConfig, run_path: Path, *, temperatur
     return Learning(sampler, learner, LoraSync(sampler, prefix=f"halo-{run_path.name}"))
 
 
+def draws_replies(mode: ModeConfig) -> bool:
+    """Whether the mode's sampler can draw replies uniformly under the action grammar (``grpo.explore``,
+    ``mcts.explore``): HALO's own in-process (hf) sampler, decoding constrained."""
+    return mode.backend == "hf" and mode.decoding_config().constrained
+
+
 def learner_dtype(device: str) -> str:
     """The vLLM modes' learner weights: bf16 on a GPU (what vLLM serves, and the learner whose update
     bench/results/learner_scale_cuda.json measured), fp32 on the CPU. peft keeps the LoRA's own weights in fp32."""
