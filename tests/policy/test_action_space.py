@@ -197,3 +197,22 @@ def test_phrase_words_bounds_the_goals_word_spans():
     assert one[0] == "Budget" and "Lisa" in one and "Lisa Wong" not in one and len(one) < len(goal_phrases(goal, 48))
     with pytest.raises(ValueError, match="phrase_words"):
         PromptConfig(phrase_words=5)
+
+
+def test_the_goals_names_follow_its_quoted_strings_so_a_recipient_is_one_position_in_every_wording():
+    """gomail.send's three wordings put the recipient's first name at #4, #4 and #7 when word spans came before
+    names; with names right after the quoted strings it is #3 in all of them (the subject and message #1 and #2)."""
+    import random
+
+    from halo.tasks.families import get_family
+
+    fam = get_family("gomail.send")
+    p = fam.space()[0]
+    goals = {fam.goal(p, random.Random(seed)) for seed in range(40)}
+    assert len(goals) == 3  # every wording drawn
+    first = p["name"].split()[0]
+    for goal in goals:
+        phrases = goal_phrases(goal, 48, max_words=1)
+        assert phrases[:4] == [p["subject"], p["body"], first, p["name"].split()[1]], goal
+    # a name inside a quoted string is that string's, not a name of its own; each name listed once
+    assert goal_phrases('Send "Lisa Wong" the report, Lisa', 48, 1)[:3] == ["Lisa Wong", "Lisa", "Send"]

@@ -8,7 +8,7 @@ through an interface where every reply is a valid action on this page (``PromptC
 - ``single_tool``: every action under the ``browser`` tool, so the first free choice is the action (with Qwen's
   separate message tool a random policy ends most episodes at once: measured 75% of first replies);
 - ``text``: ``free`` (bounded by ``text_max_chars``), ``goal`` (text arguments are phrases of the goal: quoted
-  strings and short word spans) or ``goal+page`` (those, then the names of the visible controls), so typing the right
+  strings, names and short word spans) or ``goal+page`` (those, then the names of the visible controls), so typing the right
   recipient or title is a choice a tiny policy can learn rather than a string it must spell; ``goal_refs``: the goal's
   phrases by position (``#1`` the first quoted string, ...; the parsed action holds the phrase itself), so that
   "the subject is the first quoted string" is one choice for every goal rather than a copy of its words; with a
@@ -79,14 +79,17 @@ def _in_view(el: Element, vw: int, vh: int) -> bool:
 
 
 def goal_phrases(goal: str, max_chars: int, max_words: int = MAX_PHRASE_WORDS) -> list[str]:
-    """Text a ``text: goal`` policy may type: quoted strings of the goal, then word spans of 1..``max_words`` words
-    (shortest first), each at most ``max_chars`` long; at most ``MAX_PHRASES``."""
+    """Text a ``text: goal`` policy may type: quoted strings of the goal, then its names (``_names``), then word
+    spans of 1..``max_words`` words (shortest first), each at most ``max_chars`` long; at most ``MAX_PHRASES``.
+    Names come before the spans so that under ``goal_refs`` a recipient's first name is one position whatever the
+    goal's wording: with spans first, gomail.send's "Send Kevin Moore ..." put Kevin at #4 and "Write an email to
+    Kevin Moore ..." at #7, and the ladder's policies typed wrong values into To (measured, stop 62)."""
     quoted = _quoted(goal)
     words = re.findall(r"[\w@.+\-:/$]+", goal)
     words = [w.strip(".:") for w in words if w.strip(".:")]
     spans = [" ".join(words[i:i + n]) for n in range(1, max_words + 1) for i in range(len(words) - n + 1)]
     out: list[str] = []
-    for p in quoted + spans:
+    for p in quoted + _names(goal) + spans:
         if p and len(p) <= max_chars and p not in out:
             out.append(p)
         if len(out) >= MAX_PHRASES:
@@ -99,12 +102,13 @@ def _quoted(goal: str) -> list[str]:
     return [q for pair in re.findall(r"\"([^\"]+)\"|'([^']+)'", goal) for q in pair if q]
 
 
-def _names(goal: str) -> set[str]:
-    """The goal's names: capitalised words outside its quotes, its first word aside ("Send Kevin Moore an email
-    ..." -> Kevin, Moore): with the quoted strings, what a goal most often asks to be typed (a recipient, a city)."""
+def _names(goal: str) -> list[str]:
+    """The goal's names, in order and once each: capitalised words outside its quotes, its first word aside ("Send
+    Kevin Moore an email ..." -> Kevin, Moore): with the quoted strings, what a goal most often asks to be typed (a
+    recipient, a city)."""
     bare = re.sub(r"\"[^\"]*\"|'[^']*'", " ", goal)
     words = [w.strip(".:,;()") for w in re.findall(r"[\w@.+\-:/$()]+", bare)]
-    return {w for w in words[1:] if re.fullmatch(r"[A-Z][a-z]+", w)}
+    return list(dict.fromkeys(w for w in words[1:] if re.fullmatch(r"[A-Z][a-z]+", w)))
 
 
 def ref(i: int) -> str:
