@@ -8,12 +8,12 @@ through an interface where every reply is a valid action on this page (``PromptC
 - ``single_tool``: every action under the ``browser`` tool, so the first free choice is the action (with Qwen's
   separate message tool a random policy ends most episodes at once: measured 75% of first replies);
 - ``text``: ``free`` (bounded by ``text_max_chars``), ``goal`` (text arguments are phrases of the goal: quoted
-  strings, names and short word spans) or ``goal+page`` (those, then the names of the visible controls), so typing the right
-  recipient or title is a choice a tiny policy can learn rather than a string it must spell; ``goal_refs``: the goal's
-  phrases by position (``#1`` the first quoted string, ...; the parsed action holds the phrase itself), so that
-  "the subject is the first quoted string" is one choice for every goal rather than a copy of its words; with a
-  choice of text, a key to press is one of ``grammar.PRESS_KEYS``; ``phrase_words`` bounds the word spans (1: single
-  words, multi-word values come from the goal's quoted strings);
+  strings, names and short word spans) or ``goal+page`` (those, then the names of the visible controls), so typing
+  the right recipient or title is a choice a tiny policy can learn rather than a string it must spell; ``goal_refs``:
+  the goal's phrases by position (``#1`` the first quoted string, ..., then its names; the parsed action holds the
+  phrase itself), so that "the subject is the first quoted string" is one choice for every goal rather than a copy
+  of its words; with a choice of text, a key to press is one of ``grammar.PRESS_KEYS``; ``phrase_words`` bounds the
+  word spans (1: single words, multi-word values come from the goal's quoted strings);
 - ``element_roles``: ``by_action`` gives fill and press only the page's fields and select_option only its selects
   (``ROLES_BY_ACTION``), so a random policy types into one of ~4 fields rather than one of ~70 controls.
 ``max_reply_bytes`` bounds a constrained reply; a mode whose bound exceeds ``max_tokens`` is refused at start-up
