@@ -47,6 +47,47 @@ class Finish:
         c = self.differences.get(name) or {}
         return {k: c.get(k) or [] for k in ("added", "updated", "deleted")}
 
+    def merged(self, before: Any, *path: str, index_lists: bool = False, deleted: bool = False) -> dict[str, Any]:
+        """The state at ``path`` at the end, as agisdk's ``eval_*.py`` scripts rebuild it: ``before`` (the seed or the
+        app's defaults, in the diff's shape; None for nothing), ``initialfinaldiff.added`` then ``updated`` merged
+        in, and with ``deleted`` the keys it sets to null taken out. ``index_lists`` turns the diff's lists into
+        index-keyed objects first, the shape in which it names a list's items (``{"0": ..., "3": ...}``)."""
+        def part(name: str) -> Any:
+            node = self.section(name, *path)
+            return index_keyed(node) if index_lists else node
+
+        got = deep_merge(deep_merge(before, part("added")), part("updated"))
+        if deleted:
+            got = prune_deleted(got, self.section("deleted", *path))
+        return got if isinstance(got, dict) else {}
+
+
+def index_keyed(node: Any) -> Any:
+    """Lists as index-keyed objects (how ``initialfinaldiff`` names their items), all the way down."""
+    if isinstance(node, list):
+        return {str(i): index_keyed(v) for i, v in enumerate(node)}
+    if isinstance(node, dict):
+        return {k: index_keyed(v) for k, v in node.items()}
+    return node
+
+
+def deep_merge(a: Any, b: Any) -> Any:
+    """``b`` over ``a``, objects key by key all the way down; a None in ``b`` keeps ``a``'s value."""
+    if isinstance(a, dict) and isinstance(b, dict):
+        out = dict(a)
+        for k, v in b.items():
+            out[k] = deep_merge(out.get(k), v)
+        return out
+    return b if b is not None else a
+
+
+def prune_deleted(a: Any, gone: Any) -> Any:
+    """``a`` without the keys ``gone`` (``initialfinaldiff.deleted``) sets to None, at any depth."""
+    if not isinstance(a, dict) or not isinstance(gone, dict):
+        return a
+    return {k: (prune_deleted(v, gone[k]) if isinstance(gone.get(k), dict) else v) for k, v in a.items()
+            if not (k in gone and gone[k] is None)}
+
 
 @dataclass(frozen=True)
 class Check:

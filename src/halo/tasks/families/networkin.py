@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from halo.tasks.families.base import Check, Family, Finish, field_value, norm, register
+from halo.tasks.families.base import Check, Family, Finish, field_value, index_keyed, norm, register
 from halo.tasks.families.networkin_words import (
     COMMENTS,
     CONNECT_WHY,
@@ -51,39 +51,12 @@ def who(pid: str) -> str:
 
 
 # ---------------------------------------------------------------- reading the /finish JSON
-def _dicts(node: Any) -> Any:
-    """Lists as index-keyed objects (how the diff names their items), all the way down."""
-    if isinstance(node, list):
-        return {str(i): _dicts(v) for i, v in enumerate(node)}
-    if isinstance(node, dict):
-        return {k: _dicts(v) for k, v in node.items()}
-    return node
-
-
-def _merge(a: Any, b: Any) -> Any:
-    if isinstance(a, dict) and isinstance(b, dict):
-        out = dict(a)
-        for k, v in b.items():
-            out[k] = _merge(out.get(k), v)
-        return out
-    return b if b is not None else a
-
-
-def _prune(a: Any, gone: Any) -> Any:
-    if not isinstance(a, dict) or not isinstance(gone, dict):
-        return a
-    return {k: (_prune(v, gone[k]) if isinstance(gone.get(k), dict) else v) for k, v in a.items()
-            if not (k in gone and gone[k] is None)}
-
-
-_BEFORE = _dicts(_SEED)
+_BEFORE = index_keyed(_SEED)
 
 
 def final(f: Finish) -> dict[str, Any]:
     """The state at the end: the seed, ``initialfinaldiff.added`` and ``updated`` merged in, ``deleted`` out."""
-    got = _merge(_merge(_BEFORE, _dicts(f.section("added"))), _dicts(f.section("updated")))
-    got = _prune(got, f.section("deleted"))
-    return got if isinstance(got, dict) else {}
+    return f.merged(_BEFORE, index_lists=True, deleted=True)
 
 
 def _get(tree: dict[str, Any], *path: str) -> dict[str, Any]:

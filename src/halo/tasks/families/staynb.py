@@ -45,20 +45,10 @@ def day(d: dt.date) -> str:
 
 
 # ---------------------------------------------------------------- reading the /finish JSON
-def _merge(a: Any, b: Any) -> Any:
-    if isinstance(a, dict) and isinstance(b, dict):
-        out = dict(a)
-        for k, v in b.items():
-            out[k] = _merge(out.get(k), v)
-        return out
-    return b if b is not None else a
-
-
 def slice_of(f: Finish, name: str) -> dict[str, Any]:
     """An app slice at the end (``search``, ``booking``): its defaults, ``initialfinaldiff.added[name]``, then
     ``updated`` merged in (REAL's staynb scripts read added, then updated)."""
-    got = _merge(_merge(_DEFAULTS.get(name), f.section("added", name)), f.section("updated", name))
-    return got if isinstance(got, dict) else {}
+    return f.merged(_DEFAULTS.get(name), name)
 
 
 def _rows(node: Any) -> list[dict[str, Any]]:

@@ -15,7 +15,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any, ClassVar
 
-from halo.tasks.families.base import Check, Family, Finish, field_value, norm, register
+from halo.tasks.families.base import Check, Family, Finish, field_value, index_keyed, norm, register
 from halo.tasks.families.topwork_words import CONTRACTS, IDEAS, INVITE_NOTES, NOTES, PURPOSES, RATES, WHY
 from real_local.topwork.state import CLIENT, DURATIONS, HIRE_OPPORTUNITY, JOBS, LEVELS, SIZES, TODAY, seed
 from real_local.topwork.talent import BY_ID, FREELANCERS, HIRES, search
@@ -36,36 +36,9 @@ def day(iso: str) -> str:
 
 
 # ---------------------------------------------------------------- reading the /finish JSON
-def _dicts(node: Any) -> Any:
-    """Lists as index-keyed objects (how the diff names their items), all the way down."""
-    if isinstance(node, list):
-        return {str(i): _dicts(v) for i, v in enumerate(node)}
-    if isinstance(node, dict):
-        return {k: _dicts(v) for k, v in node.items()}
-    return node
-
-
-def _merge(a: Any, b: Any) -> Any:
-    if isinstance(a, dict) and isinstance(b, dict):
-        out = dict(a)
-        for k, v in b.items():
-            out[k] = _merge(out.get(k), v)
-        return out
-    return b if b is not None else a
-
-
-def _prune(a: Any, gone: Any) -> Any:
-    if not isinstance(a, dict) or not isinstance(gone, dict):
-        return a
-    return {k: (_prune(v, gone[k]) if isinstance(gone.get(k), dict) else v) for k, v in a.items()
-            if not (k in gone and gone[k] is None)}
-
-
 def final(f: Finish, name: str) -> dict[str, Any]:
     """An app slice at the end: the seed, ``initialfinaldiff.added`` and ``updated`` merged in, ``deleted`` out."""
-    got = _merge(_merge(_dicts(_SEED[name]), _dicts(f.section("added", name))), _dicts(f.section("updated", name)))
-    got = _prune(got, f.section("deleted", name))
-    return got if isinstance(got, dict) else {}
+    return f.merged(index_keyed(_SEED[name]), name, index_lists=True, deleted=True)
 
 
 def _rows(node: Any) -> list[Any]:
@@ -76,7 +49,7 @@ def _rows(node: Any) -> list[Any]:
 
 def new_messages(f: Finish) -> list[tuple[str, dict[str, Any]]]:
     """(conversation id, message) for every message the episode added, oldest conversation first."""
-    before = _dicts(_SEED["messages"]["contactList"])
+    before = index_keyed(_SEED["messages"]["contactList"])
     out = []
     for i, c in (final(f, "messages").get("contactList") or {}).items():
         if not isinstance(c, dict):

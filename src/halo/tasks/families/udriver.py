@@ -68,19 +68,9 @@ def fare_of(route: tuple[int, int], ride_type: str) -> float:
 
 
 # ---------------------------------------------------------------- reading the /finish JSON
-def _merge(a: Any, b: Any) -> Any:
-    if isinstance(a, dict) and isinstance(b, dict):
-        out = dict(a)
-        for k, v in b.items():
-            out[k] = _merge(out.get(k), v)
-        return out
-    return b if b is not None else a
-
-
 def slice_of(f: Finish, name: str) -> dict[str, Any]:
     """An app slice at the end (``ride``, ``user``): ``initialfinaldiff.added[name]`` with ``updated`` merged in."""
-    got = _merge(f.section("added", name), f.section("updated", name))
-    return got if isinstance(got, dict) else {}
+    return f.merged(None, name)
 
 
 def pathname(f: Finish) -> str:
