@@ -39,6 +39,7 @@ from typing import Any
 from urllib.parse import parse_qs
 
 from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
 from starlette.middleware import Middleware
 from starlette.middleware.base import BaseHTTPMiddleware
 from starlette.requests import Request
@@ -247,6 +248,20 @@ def finish_payload(spec: SiteSpec, s: Session) -> dict[str, Any]:
 def error_page(status: int, what: str, fix: str) -> HTMLResponse:
     body = f"<h1>{status}</h1><p>{html.escape(what)}</p><p>{html.escape(fix)}</p>"
     return HTMLResponse(f"<!doctype html><title>Error {status}</title>{body}", status_code=status)
+
+
+IMMUTABLE = {"Cache-Control": "public, max-age=604800, immutable"}  # a picture's key always draws the same bytes
+
+
+async def picture(content_type: str, draw: Callable[..., bytes | None] | None, *args: Any,
+                  missing: str = "No such photo.") -> Response:
+    """A site's drawn picture (a photo, a portrait, a logo, a map) as a response: ``draw(*args)`` run off the event
+    loop (Pillow's first drawing of a picture takes a while, and would hold up every session's requests), sent to be
+    cached for a week; 404 with ``missing`` where there is no such picture (``draw`` None, or it returns None)."""
+    data = await run_in_threadpool(draw, *args) if draw is not None else None
+    if data is None:
+        return Response(missing, status_code=404, media_type="text/plain")
+    return Response(data, media_type=content_type, headers=IMMUTABLE)
 
 
 def build_app(spec: SiteSpec) -> Starlette:

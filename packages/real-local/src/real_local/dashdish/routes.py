@@ -11,12 +11,11 @@ from typing import Any
 
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 from markupsafe import Markup
-from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from starlette.routing import Route
 
-from real_local.core import read_form, session_of
+from real_local.core import picture, read_form, session_of
 from real_local.dashdish import media
 from real_local.dashdish import state as st
 from real_local.dashdish.menu import BY_ID, CUISINES, DISHES, RESTAURANTS, search
@@ -191,19 +190,13 @@ async def orders_page(request: Request) -> Response:
     return _page(request, "orders.html", orders=orders, by_id=BY_ID)
 
 
-_IMMUTABLE = {"Cache-Control": "public, max-age=604800, immutable"}
-
-
 async def photo(request: Request) -> Response:
     """A dish's photo, a store's front or its logo: drawn once (off the event loop) and cached."""
     what, key = request.path_params["what"], request.path_params["key"]
     make = {"dish": lambda: media.dish(*key.rsplit("-", 1)) if "-" in key else None,
             "store": lambda: media.store(*key.rsplit("-", 1)) if "-" in key else None,
             "logo": lambda: media.logo(key)}.get(what)
-    data = await run_in_threadpool(make) if make else None
-    if data is None:
-        return Response("No such photo.", status_code=404, media_type="text/plain")
-    return Response(data, media_type=media.CONTENT_TYPE, headers=_IMMUTABLE)
+    return await picture(media.CONTENT_TYPE, make)
 
 
 ROUTES = [

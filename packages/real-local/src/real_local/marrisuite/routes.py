@@ -17,12 +17,11 @@ from urllib.parse import urlencode
 
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 from markupsafe import Markup
-from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, RedirectResponse, Response
 from starlette.routing import Route
 
-from real_local.core import read_form, session_of
+from real_local.core import picture, read_form, session_of
 from real_local.marrisuite import photos
 from real_local.marrisuite import state as st
 from real_local.marrisuite.hotels import BY_ID, CITIES, HOTELS, search
@@ -203,10 +202,8 @@ async def book(request: Request) -> Response:
 async def photo(request: Request) -> Response:
     """``/photos/<hotel id>/<n>-<size>.jpg``: a hotel's photo, drawn once (off the event loop) and cached."""
     hid, n, size = request.path_params["hid"], request.path_params["n"], request.path_params["size"]
-    if hid not in BY_ID or not 0 <= n < len(photos.PHOTOS) or size not in photos.SIZES:
-        return Response("No such photo.", status_code=404, media_type="text/plain")
-    data = await run_in_threadpool(photos.photo, hid, n, size)
-    return Response(data, media_type=photos.CONTENT_TYPE, headers={"Cache-Control": "public, max-age=604800, immutable"})
+    known = hid in BY_ID and 0 <= n < len(photos.PHOTOS) and size in photos.SIZES
+    return await picture(photos.CONTENT_TYPE, photos.photo if known else None, hid, n, size)
 
 
 async def reservation(request: Request) -> Response:

@@ -18,12 +18,11 @@ from urllib.parse import parse_qs, urlencode
 
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 from markupsafe import Markup
-from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, RedirectResponse, Response
 from starlette.routing import Route
 
-from real_local.core import read_form, session_of
+from real_local.core import picture, read_form, session_of
 from real_local.networkin import media
 from real_local.networkin import state as st
 from real_local.networkin.directory import (
@@ -481,23 +480,15 @@ async def send_message(request: Request) -> Response:
     return _back(f"/messaging/thread/{mid}", "Message sent")
 
 
-_IMMUTABLE = {"Cache-Control": "public, max-age=604800, immutable"}
-
-
 async def avatar(request: Request) -> Response:
     """``/avatars/<member id>-<xs|s|m|l|xl>.jpg``: a profile photo, drawn once (off the event loop) and cached."""
-    data = await run_in_threadpool(media.avatar, request.path_params["pid"], request.path_params["size"])
-    if data is None:
-        return Response("No such photo.", status_code=404, media_type="text/plain")
-    return Response(data, media_type=media.CONTENT_TYPE, headers=_IMMUTABLE)
+    return await picture(media.CONTENT_TYPE, media.avatar, request.path_params["pid"], request.path_params["size"])
 
 
 async def logo(request: Request) -> Response:
     """``/logos/<company id or organisation slug>-<s|m|l>.jpg``: a logo."""
-    data = await run_in_threadpool(media.logo, request.path_params["key"], request.path_params["size"])
-    if data is None:
-        return Response("No such logo.", status_code=404, media_type="text/plain")
-    return Response(data, media_type=media.CONTENT_TYPE, headers=_IMMUTABLE)
+    return await picture(media.CONTENT_TYPE, media.logo, request.path_params["key"], request.path_params["size"],
+                         missing="No such logo.")
 
 
 ROUTES = [

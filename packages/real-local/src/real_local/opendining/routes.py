@@ -14,12 +14,11 @@ from urllib.parse import urlencode
 
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 from markupsafe import Markup
-from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, RedirectResponse, Response
 from starlette.routing import Route
 
-from real_local.core import read_form, session_of
+from real_local.core import picture, read_form, session_of
 from real_local.opendining import media
 from real_local.opendining import state as st
 from real_local.opendining.restaurants import (
@@ -46,9 +45,6 @@ _env.globals.update(css=Markup((HERE / "static" / "opendining.css").read_text())
                     reviewer=lambda who: _REVIEWER_N.get(who, 0))
 _env.filters["display"] = lambda iso: f"{dt.date.fromisoformat(str(iso)[:10]):%b %-d, %Y}"
 _REVIEWER_N = {who: i for i, who in enumerate(sorted({w for r in RESTAURANTS for w, _, _ in r.reviews}))}
-_IMMUTABLE = {"Cache-Control": "public, max-age=604800, immutable"}
-
-
 def _page(request: Request, template: str, status: int = 200, track: bool = True, **ctx: Any) -> HTMLResponse:
     s = session_of(request)
     with s.lock:
@@ -215,15 +211,12 @@ async def reservations_page(request: Request) -> Response:
 async def photo(request: Request) -> Response:
     """A restaurant's photo or a reviewer's portrait: drawn once (off the event loop) and cached."""
     rid, key = request.path_params["rid"], request.path_params["key"]
-    data = None
     if rid == "diner" and key.isdigit():
-        data = await run_in_threadpool(media.diner, int(key))
-    elif "-" in key and key.split("-", 1)[0].isdigit():
+        return await picture(media.CONTENT_TYPE, media.diner, int(key))
+    if "-" in key and key.split("-", 1)[0].isdigit():
         n, size = key.split("-", 1)
-        data = await run_in_threadpool(media.photo, rid, int(n), size)
-    if data is None:
-        return Response("No such photo.", status_code=404, media_type="text/plain")
-    return Response(data, media_type=media.CONTENT_TYPE, headers=_IMMUTABLE)
+        return await picture(media.CONTENT_TYPE, media.photo, rid, int(n), size)
+    return await picture(media.CONTENT_TYPE, None)
 
 
 ROUTES = [

@@ -15,12 +15,11 @@ from urllib.parse import quote, urlencode
 
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 from markupsafe import Markup
-from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, RedirectResponse, Response
 from starlette.routing import Route
 
-from real_local.core import read_form, session_of
+from real_local.core import picture, read_form, session_of
 from real_local.staynb import media
 from real_local.staynb import state as st
 from real_local.staynb.listings import AMENITIES, BY_ID, LISTINGS, NAMES, resolve, search
@@ -36,7 +35,6 @@ _env.globals.update(css=Markup((HERE / "static" / "staynb.css").read_text()), am
                              "Vancouver, Canada"), quote=quote, photo=media.url, captions=media.captions,
                     today=st.TODAY.isoformat())
 _env.filters["display"] = lambda iso: f"{dt.date.fromisoformat(str(iso)[:10]):%b %-d, %Y}" if iso else ""
-_IMMUTABLE = {"Cache-Control": "public, max-age=604800, immutable"}
 DEFAULT_WISHLIST = "Favorites"
 
 
@@ -238,15 +236,12 @@ async def wishlists_page(request: Request) -> Response:
 async def photo(request: Request) -> Response:
     """A listing's photo or its host's portrait: drawn once (off the event loop) and cached."""
     lid, key = request.path_params["lid"], request.path_params["key"]
-    data = None
     if lid == "host":
-        data = await run_in_threadpool(media.host, key)
-    elif "-" in key and key.split("-", 1)[0].isdigit():
+        return await picture(media.CONTENT_TYPE, media.host, key)
+    if "-" in key and key.split("-", 1)[0].isdigit():
         n, size = key.split("-", 1)
-        data = await run_in_threadpool(media.photo, lid, int(n), size)
-    if data is None:
-        return Response("No such photo.", status_code=404, media_type="text/plain")
-    return Response(data, media_type=media.CONTENT_TYPE, headers=_IMMUTABLE)
+        return await picture(media.CONTENT_TYPE, media.photo, lid, int(n), size)
+    return await picture(media.CONTENT_TYPE, None)
 
 
 ROUTES = [

@@ -16,12 +16,11 @@ from typing import Any
 
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 from markupsafe import Markup
-from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from starlette.routing import Route
 
-from real_local.core import read_form, session_of
+from real_local.core import picture, read_form, session_of
 from real_local.udriver import media
 from real_local.udriver import state as st
 from real_local.udriver.places import BY_ID, PLACES, RIDE_TYPES, Place, find_places
@@ -202,10 +201,9 @@ async def activity_page(request: Request) -> Response:
 async def map_image(request: Request) -> Response:
     """``/maps/city.jpg`` or ``/maps/route/<pickup id>-<dropoff id>.jpg``: drawn once (off the event loop), cached."""
     key = request.path_params.get("key")
-    data = await run_in_threadpool(media.route, key) if key is not None else await run_in_threadpool(media.city)
-    if data is None:
-        return Response("No such map.", status_code=404, media_type="text/plain")
-    return Response(data, media_type=media.CONTENT_TYPE, headers={"Cache-Control": "public, max-age=604800, immutable"})
+    if key is None:
+        return await picture(media.CONTENT_TYPE, media.city, missing="No such map.")
+    return await picture(media.CONTENT_TYPE, media.route, key, missing="No such map.")
 
 
 ROUTES = [

@@ -14,7 +14,7 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Route
 
-from real_local.core import session_of
+from real_local.core import picture, session_of
 from real_local.zilloft import photos
 from real_local.zilloft import state as st
 from real_local.zilloft.listings import (
@@ -398,23 +398,18 @@ async def search_input(request: Request) -> Response:
     return JSONResponse({"ok": True})
 
 
-_IMMUTABLE = {"Cache-Control": "public, max-age=604800, immutable"}
-
-
 async def photo(request: Request) -> Response:
     """``/photos/<zpid>/<n>-<size>.jpg``: a listing's photo, drawn once and cached (the same bytes every time)."""
     h = BY_ID.get(request.path_params["zpid"])
     n, size = request.path_params["n"], request.path_params["size"]
-    if h is None or not 0 <= n < photos.PHOTOS or size not in photos.SIZES:
-        return Response("no such photo", status_code=404, media_type="text/plain")
-    return Response(photos.listing_photo(h, n, size), media_type=photos.CONTENT_TYPE, headers=_IMMUTABLE)
+    known = h is not None and 0 <= n < photos.PHOTOS and size in photos.SIZES
+    return await picture(photos.CONTENT_TYPE, photos.listing_photo if known else None, h, n, size)
 
 
 async def map_tile(request: Request) -> Response:
     key = request.path_params["key"]
-    if not re.fullmatch(r"[0-9a-f]{12}", key):
-        return Response("no such map", status_code=404, media_type="text/plain")
-    return Response(photos.map_image(key), media_type=photos.CONTENT_TYPE, headers=_IMMUTABLE)
+    known = re.fullmatch(r"[0-9a-f]{12}", key) is not None
+    return await picture(photos.CONTENT_TYPE, photos.map_image if known else None, key, missing="No such map.")
 
 
 async def saved_homes(request: Request) -> Response:
