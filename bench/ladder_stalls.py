@@ -82,8 +82,11 @@ def describe(step: dict | None, want: set[str]) -> str:
 
 def profile(files: list[Path]) -> dict:
     """Per family: episodes, successes, the progress reached (a histogram of each failed episode's best), and the
-    action at the step a failed episode stopped advancing (the step after its last progress), most common first;
-    beside it every fill's value right or wrong and where it went."""
+    action at the step a failed episode stopped advancing (the step after its last progress), most common first,
+    also with the fields it had typed right by then (``stalled_after``: a Send clicked with which fields still
+    missing); beside it every fill's value right or wrong and where it went, and the order in which each episode
+    first typed its right values into fields (``fill_orders``: the orders the policy takes, which a curriculum's
+    start states should cover)."""
     from learning_check import wanted_values
 
     from halo.tasks.families.base import norm
@@ -97,13 +100,19 @@ def profile(files: list[Path]) -> dict:
         name, index = fi
         want = wanted_values(name, index)
         f = fams.setdefault(name, {"episodes": 0, "successes": 0, "reached": Counter(), "stalled_at": Counter(),
-                                   "stall_step": Counter(), "fills": Counter()})
+                                   "stall_step": Counter(), "fills": Counter(), "stalled_after": Counter(),
+                                   "fill_orders": Counter()})
         f["episodes"] += 1
-        for s in steps:
+        typed_right: list[tuple[int, str]] = []  # (step, field) of each field's first right value
+        for i, s in enumerate(steps):
             a = s.get("action") or {}
             if a.get("action") == "fill":
                 ok = norm(a.get("value") or "") in want
-                f["fills"][f"{target_name(s)[:24]}: {'right' if ok else 'wrong'}"] += 1
+                field = target_name(s)[:24]
+                f["fills"][f"{field}: {'right' if ok else 'wrong'}"] += 1
+                if ok and field not in {t for _, t in typed_right}:
+                    typed_right.append((i, field))
+        f["fill_orders"][" > ".join(t for _, t in typed_right) or "(none)"] += 1
         if ep.get("success"):
             f["successes"] += 1
             continue
@@ -117,7 +126,10 @@ def profile(files: list[Path]) -> dict:
         f["reached"][f"{best:.2f}"] += 1
         k = last + 1
         f["stall_step"][k] += 1
-        f["stalled_at"][describe(steps[k] if k < len(steps) else None, want)] += 1
+        what = describe(steps[k] if k < len(steps) else None, want)
+        f["stalled_at"][what] += 1
+        before = sorted(t for i, t in typed_right if i < k)
+        f["stalled_after"][f"{what} | typed right before: {', '.join(before) or 'none'}"] += 1
     out = {}
     for name, f in sorted(fams.items()):
         fails = f["episodes"] - f["successes"]
@@ -126,7 +138,9 @@ def profile(files: list[Path]) -> dict:
                      "progress_reached": dict(sorted(f["reached"].items())),
                      "stall_step": {str(k): v for k, v in sorted(f["stall_step"].items())},
                      "stalled_at": dict(f["stalled_at"].most_common(8)),
-                     "fills": dict(f["fills"].most_common(10))}
+                     "stalled_after": dict(f["stalled_after"].most_common(12)),
+                     "fills": dict(f["fills"].most_common(10)),
+                     "fill_orders": dict(f["fill_orders"].most_common(10))}
     return out
 
 

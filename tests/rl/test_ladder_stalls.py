@@ -56,6 +56,10 @@ def test_a_stall_is_the_action_after_the_last_progress_and_a_fill_is_judged_by_t
     assert f["stall_step"] == {"1": 2}
     assert f["progress_reached"] == {"0.20": 2}
     assert f["fills"] == {"Subject: right": 1, "Search mail: wrong": 1, "Message Body: right": 1}
+    # what each stall had typed right before it, and the order each episode typed its right values in
+    assert f["stalled_after"] == {"fill Search mail: wrong value | typed right before: Subject": 1,
+                                  "no step (the episode ended) | typed right before: Message Body": 1}
+    assert f["fill_orders"] == {"Subject": 1, "Message Body": 1, "(none)": 1}
 
 
 def test_no_episodes_is_an_error(tmp_path):
