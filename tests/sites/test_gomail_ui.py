@@ -50,6 +50,22 @@ async def test_compose_refuses_a_bad_address_without_leaving_the_page(run_episod
     assert res.info.grade.finish_state["differences"]["emails"]["added"] == []
 
 
+async def test_leaving_the_to_field_closes_its_suggestions_before_the_page_is_read(run_episode):
+    """A name typed into To opens its suggestions; typing into the next field closes them at once, so the page the
+    agent reads after that step never lists options that vanish a moment later (a click on one then fails)."""
+    async def leave(d):
+        await d.click("button", "Compose")
+        await d.fill("textbox", "To recipients", "kevin")
+        assert d.has("option", "Kevin Moore") and d.has("listbox", "Contact suggestions")
+        await d.fill("textbox", "Subject", "Hello", exact=True)
+        assert not d.has("option", "Kevin Moore") and not d.has("listbox", "Contact suggestions")
+        await d.fill("textbox", "To recipients", "kevin")
+        await d.click("option", "Kevin Moore")  # picking still works: the mousedown keeps the focus in To
+        assert d.has("button", "Remove Kevin Moore") and not d.has("option", "Kevin Moore")
+
+    await run_episode("v2.gomail-4", leave)
+
+
 async def test_compose_with_cc_by_typing_full_addresses(run_episode):
     async def cc(d):
         await d.click("button", "Compose")

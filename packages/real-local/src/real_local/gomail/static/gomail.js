@@ -266,7 +266,9 @@
         const chips = $$(".chip", input.closest(".recip-row")); if (chips.length) chips[chips.length - 1].remove();
       }
     });
-    input.addEventListener("blur", () => { setTimeout(() => { if (suggestFor === input) hideSuggest(); commitText(input); }, 150); });
+    // leaving the field closes its suggestions at once (a pick is a mousedown that keeps the focus, above): a page
+    // read right after the next action never shows a list that is about to close
+    input.addEventListener("blur", () => { if (suggestFor === input) hideSuggest(); commitText(input); });
   });
   function markActive() {
     $$(".suggest-item", suggest).forEach((li, i) => {
