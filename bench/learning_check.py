@@ -319,6 +319,9 @@ async def one_seed(a, seed: int, tmp: str) -> dict:
                 pass
             out["train_cpu_s"] = hist[-1]["cpu_s"] if hist else 0.0
             out["train_wall_s"] = hist[-1]["wall_s"] if hist else 0.0
+            if a.keep_runs:  # the trained policy, to evaluate again later (halo eval --adapter DIR)
+                out["adapter"] = os.path.join(setup.run.path, "adapter_final")
+                await asyncio.to_thread(setup.learner.save_adapter, out["adapter"])
             await evaluate("after")
             if a.greedy:
                 print(f"seed {seed}: greedy (temperature 0) success train {out['greedy_before_train']['success']:.2f}"
@@ -494,8 +497,9 @@ def main() -> None:
                    help="also evaluate at temperature 0 before and after (reported beside; the target is sampled)")
     p.add_argument("--out", default="learning_check.json", help="file name under bench/results/")
     p.add_argument("--keep-runs", default=None, metavar="DIR",
-                   help="write each seed's run (its evaluated episodes, for bench/ladder_stalls.py) under DIR "
-                        "and keep it; default: a temporary directory, removed at the end")
+                   help="write each seed's run (its evaluated episodes, for bench/ladder_stalls.py, and its trained "
+                        "adapter, adapter_final/) under DIR and keep it; default: a temporary directory, removed at "
+                        "the end")
     p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
                    help="a config override after the flags (as halo's --set: grpo.search_every=2, "
                         "mcts.step_budget=60); repeat it")
