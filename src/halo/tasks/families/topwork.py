@@ -36,9 +36,12 @@ def day(iso: str) -> str:
 
 
 # ---------------------------------------------------------------- reading the /finish JSON
+_BEFORE = index_keyed(_SEED)  # the seed in the diff's shape, once (merging copies, never changes it)
+
+
 def final(f: Finish, name: str) -> dict[str, Any]:
     """An app slice at the end: the seed, ``initialfinaldiff.added`` and ``updated`` merged in, ``deleted`` out."""
-    return f.merged(index_keyed(_SEED[name]), name, index_lists=True, deleted=True)
+    return f.merged(_BEFORE[name], name, index_lists=True, deleted=True)
 
 
 def _rows(node: Any) -> list[Any]:
@@ -49,7 +52,7 @@ def _rows(node: Any) -> list[Any]:
 
 def new_messages(f: Finish) -> list[tuple[str, dict[str, Any]]]:
     """(conversation id, message) for every message the episode added, oldest conversation first."""
-    before = index_keyed(_SEED["messages"]["contactList"])
+    before = _BEFORE["messages"]["contactList"]
     out = []
     for i, c in (final(f, "messages").get("contactList") or {}).items():
         if not isinstance(c, dict):
