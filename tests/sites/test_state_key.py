@@ -7,6 +7,7 @@ import pytest
 from site_helpers import Driver
 
 from halo.env.env import BrowserEnv
+from halo.env.types import anchor_key
 from halo.tasks.real import get_task
 
 pytestmark = pytest.mark.browser
@@ -61,14 +62,45 @@ async def test_episodes_read_the_key_only_where_a_learner_asks(sites_pool, site_
 
     task = get_task("v2.gomail-1", sites="local", site_urls=site_urls)
     env = BrowserEnv(sites_pool, max_steps=5)
-    script = [A.Scroll(pixels=200), A.Scroll(pixels=-200), A.Wait(time=0.0)]
+    script = [A.Wait(time=0.0)] * 3
     try:
         keyed = await run_episode(env, ScriptedPolicy(script), task, max_steps=3, state_keys=True)
         assert len(keyed.steps) == 3 and all(st.state_key for st in keyed.steps)
-        assert keyed.steps[0].state_key == await env.state_key()  # scrolling changes neither state nor URL
+        # waiting changes neither the state, the URL nor what the page shows: the three steps are one anchor
+        assert keyed.steps[0].state_key == anchor_key(await env.state_key(), keyed.final_obs)
+        assert len({st.state_key for st in keyed.steps}) == 1
         plain = await run_episode(env, ScriptedPolicy(script), task, max_steps=3)
         assert len(plain.steps) == 3 and all(st.state_key is None for st in plain.steps)
     finally:
         await env.close()
     trainers = {adv: GRPOTrainer(None, None, ["t"], GRPOSettings(advantage=adv), None) for adv in ("step", "gigpo")}
     assert {adv: t.rollout_kwargs()["state_keys"] for adv, t in trainers.items()} == {"step": False, "gigpo": True}
+
+
+async def test_an_anchor_tells_apart_what_only_the_page_holds(sites_pool, site_urls):
+    """A compose window's typed text and an open suggestion list are in the page, not in the site's state: the site's
+    key stays put while the anchor (GiGPO's state) moves with them, and the same page in another session, reached
+    another way, is the same anchor."""
+    task = get_task("v2.gomail-1", sites="local", site_urls=site_urls)
+    a, b = BrowserEnv(sites_pool, max_steps=20), BrowserEnv(sites_pool, max_steps=20)
+    try:
+        da, db = Driver(a, await a.reset(task)), Driver(b, await b.reset(task))
+        await da.click("button", "Compose")
+        site, empty = await a.state_key(), anchor_key(await a.state_key(), da.obs)
+        await da.fill("textbox", "To recipients", "kevin")
+        assert da.has("option", "Kevin Moore")
+        typed = anchor_key(await a.state_key(), da.obs)
+        await da.fill("textbox", "To recipients", "kevin")  # the same name again: the same state
+        assert anchor_key(await a.state_key(), da.obs) == typed
+        await da.click("option", "Kevin Moore")
+        picked = anchor_key(await a.state_key(), da.obs)
+        assert await a.state_key() == site  # nothing sent, nothing saved: the site's state is the compose window's
+        assert len({empty, typed, picked}) == 3
+        await db.click("button", "Compose")
+        await db.fill("textbox", "To recipients", "brian")
+        await db.fill("textbox", "To recipients", "kevin")
+        assert anchor_key(await b.state_key(), db.obs) == typed
+        assert anchor_key(None, db.obs) is None  # no site key (REAL's remote sites): no anchor
+    finally:
+        await a.close()
+        await b.close()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass, field
 
 from halo.tasks.types import Grade
@@ -58,3 +59,17 @@ class StepResult:
     done: bool  # a terminal action was taken (or the episode errored)
     truncated: bool  # max_steps reached
     info: StepInfo
+
+
+def anchor_key(site_key: str | None, obs: Observation) -> str | None:
+    """GiGPO's anchor state: the site's state key (app state and URL) joined with what the page shows, each element's
+    role, name and value in page order (not its id, which counts up through an episode). A form's typed text and an
+    open suggestion list live in the page, not in the site's state, so on a compose window the site key alone makes
+    every step one anchor; with the page, "the name typed, its suggestion open" is a state of its own. None where the
+    site has no key."""
+    if site_key is None:
+        return None
+    h = hashlib.sha1(site_key.encode())
+    for el in obs.elements.values():
+        h.update(f"\x1e{el.role}\x1f{el.name}\x1f{el.value or ''}".encode())
+    return h.hexdigest()[:16]

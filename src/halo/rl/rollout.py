@@ -18,7 +18,7 @@ import uuid
 from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
-from halo.env.types import Observation
+from halo.env.types import Observation, anchor_key
 from halo.policy.base import PolicyBackend, Sample
 from halo.policy.prompt import Prompt
 from halo.rl.rewards import DenseRewardCalculator, RewardBreakdown, RewardConfig
@@ -157,7 +157,7 @@ async def _run_episode(ep: Episode, env: Any, policy: PolicyBackend, task: Any, 
             obs = start.snapshot.obs if start.here else await env.restore(start.snapshot)
             first = start.snapshot.step
         for i in range(first, limit):
-            key = await env.state_key() if state_keys and hasattr(env, "state_key") else None
+            key = anchor_key(await env.state_key(), obs) if state_keys and hasattr(env, "state_key") else None
             t_s = time.perf_counter()
             prompt = policy.build_prompt(obs)
             sample = (await policy.sample_prompt(prompt, obs, 1, temperature))[0]
