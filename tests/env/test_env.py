@@ -401,3 +401,21 @@ async def test_a_page_that_asks_before_unload_does_not_hold_up_the_next_reset(ma
     restarts = pool.restarts
     obs = await env.reset(page_task(f"{pages_url}/leave.html"))
     assert '"clean"' in obs.axtree and env.contexts_opened == 1 and pool.restarts == restarts
+
+
+async def test_the_page_is_read_after_the_short_timeouts_the_action_set(make_env, pages_url):
+    """A list a page closes 150 ms after a click (as a suggestion list closes after its field loses focus) is gone
+    in the observation that click returns, not one step later; a timeout seconds away is not waited for, and a page
+    that polls in a loop holds each read up by half a second at most."""
+    env = make_env()
+    obs = await env.reset(page_task(f"{pages_url}/timers.html", goal="wait for timers"))
+    res = await env.step(A.Click(el(obs, "Close soon").id))
+    assert res.info.error is None and not any(e.name == "Soon gone" for e in res.observation.elements.values())
+    t0 = time.perf_counter()
+    res = await env.step(A.Click(el(res.observation, "Close late").id))
+    assert any(e.name == "Late gone" for e in res.observation.elements.values())  # still there: 3 s away
+    assert time.perf_counter() - t0 < 2.5
+    for _ in range(2):  # the poll's own timeouts never end; each read waits for them only up to its bound
+        t0 = time.perf_counter()
+        res = await env.step(A.Click(el(res.observation, "Poll").id))
+        assert res.info.error is None and time.perf_counter() - t0 < 2.5

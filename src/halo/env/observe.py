@@ -25,6 +25,8 @@ MAX_LINES = 3000
 SETTLE_MS = 50  # upper bound of the wait for one animation frame before reading the page
 REQUEST_WAIT_MS = 3000  # upper bound of the wait for fetch/XHR the last action started (a client-side page change
 # is one: as long as the wait for a new document, env.NAV_SETTLE_S)
+TIMER_WAIT_MS = 500  # the short timeouts the last action set (instrument.js) that the read waits for: those due within
+# this of the read's start (a list closed 150 ms after a blur; a page polling in a loop costs at most this)
 
 
 @cache
@@ -56,7 +58,7 @@ async def read_axtree(page: Any, start_id: int = 1, settle_ms: int = SETTLE_MS) 
     """Wait for one animation frame (bounded), then walk the DOM; ids continue from ``start_id``."""
     r = json.loads(await page.evaluate(js("observe.js"), {
         "start": start_id, "maxName": MAX_NAME, "maxText": MAX_TEXT, "maxLines": MAX_LINES, "settleMs": settle_ms,
-        "requestWaitMs": REQUEST_WAIT_MS}))
+        "requestWaitMs": REQUEST_WAIT_MS, "timerWaitMs": TIMER_WAIT_MS}))
     if r.get("navigating"):
         return AXTree(text="", elements={}, next_id=start_id, navigating=True)
     vp = r.get("vp")

@@ -3,16 +3,21 @@
 // lives, so the same element has the same id across steps. Ids never restart within an episode: the caller passes
 // the next free id. Waits one animation frame first (lets the page render what the last action changed).
 // Returns JSON of {text, els: [[id, role, name, x, y, w, h, value]], next, title}.
-async ({start, maxName, maxText, maxLines, settleMs, requestWaitMs}) => {
-  // Settle: requests the last action started (fetch/XHR, tracked by instrument.js) finish, bounded; their
-  // continuations run; one animation frame renders the result. A navigation requested meanwhile ends the read:
-  // the caller waits for the new document and reads again.
+async ({start, maxName, maxText, maxLines, settleMs, requestWaitMs, timerWaitMs}) => {
+  // Settle: requests the last action started (fetch/XHR, tracked by instrument.js) finish, bounded; short timeouts
+  // it set fire (those due within timerWaitMs of now: a page that polls in a loop holds the read up no longer);
+  // their continuations run; one animation frame renders the result. A navigation requested meanwhile ends the
+  // read: the caller waits for the new document and reads again.
   const since = window.__haloObservedAt || 0;
   const inflight = window.__haloInflight;
+  const timers = window.__haloTimers;
   if (inflight) {
-    const deadline = performance.now() + requestWaitMs;
-    const busy = () => Array.from(inflight).some((t) => t.at >= since);
-    while (busy() && performance.now() < deadline) await new Promise((r) => setTimeout(r, 5));
+    const t0 = performance.now();
+    const deadline = t0 + requestWaitMs, timerDeadline = t0 + (timerWaitMs || 0);
+    const requests = () => Array.from(inflight).some((t) => t.at >= since);
+    const soon = () => timers && performance.now() < timerDeadline &&
+      Array.from(timers.values()).some((t) => t.at >= since && t.due <= timerDeadline);
+    while ((requests() || soon()) && performance.now() < deadline) await new Promise((r) => setTimeout(r, 5));
     await new Promise((r) => setTimeout(r, 0));
   }
   await new Promise((resolve) => {
