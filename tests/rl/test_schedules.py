@@ -4,6 +4,7 @@ optimizer's rate, the trainer's progress (iterations, or a driver's own budget) 
 from __future__ import annotations
 
 import asyncio
+import statistics
 import sys
 from pathlib import Path
 from types import SimpleNamespace
@@ -73,6 +74,55 @@ def test_the_penalty_gate_counts_the_policys_own_recent_episodes(tmp_path, monke
     with pytest.raises(Stop):
         asyncio.run(t.iterate(1, [None] * 8))
     assert learner.seen == (0.5, pytest.approx(0.5))  # the own episodes: True, False (explored, errored left out)
+
+
+def test_a_frontier_gate_counts_the_ladders_frontier_rung_alone(tmp_path, monkeypatch):
+    """``entropy_gate: frontier``: the penalty's success is the policy's own on the ladder's highest open rung, not
+    over every rung: a learned low rung (all successes) leaves it at the frontier's 0 until the frontier succeeds;
+    the same episodes under ``recent`` give the mean over both. A gate off a ladder is refused."""
+    from halo.rl import grpo
+    from halo.runtime.runs import RunDir
+
+    def ep(success: bool):
+        st = SimpleNamespace(sample=SimpleNamespace(explored=False))
+        return SimpleNamespace(success=success, errored=False, steps=[st], task_id="t", dense_return=float(success))
+
+    class Stop(Exception):
+        pass
+
+    class Learner:
+        def set_progress(self, progress, success=1.0):
+            self.seen = success
+            raise Stop
+
+    tasks = [SimpleNamespace(id="low", family="low"), SimpleNamespace(id="top", family="top")]
+    outcome = {"low": [True] * 4, "top": [False] * 4}
+
+    async def one_group(envs, policy, task, on_step=None, **kw):
+        return [ep(x) for x in outcome[task.family]]
+
+    monkeypatch.setattr(grpo, "run_group", one_group)
+    monkeypatch.setattr(grpo, "check_iteration", lambda *a: None)
+    learner = Learner()
+    t = GRPOTrainer(SimpleNamespace(), learner, tasks,
+                    GRPOSettings(iterations=9, curriculum="ladder", curriculum_window=4, tasks_per_iteration=2,
+                                 group_size=4, ladder_unlock=0.5, entropy_gate="frontier"), RunDir(tmp_path, "r"))
+    with pytest.raises(Stop):  # the first rung alone, all successes: its window full, the top rung opens ...
+        asyncio.run(t.iterate(0, [None] * 4))
+    assert t.sampler.frontier == "top" and statistics.fmean(t._own["low"]) == 1.0
+    assert learner.seen == 0.0  # ... and the update's gate is the new frontier's: no own episode yet
+    while "top" not in t._own:  # drawn beside reviews of the first rung (which stay all successes)
+        with pytest.raises(Stop):
+            asyncio.run(t.iterate(1, [None] * 4))
+    assert learner.seen == 0.0 and statistics.fmean(t._own["low"]) == 1.0
+    outcome["top"] = [True, True, False, False]
+    while learner.seen == 0.0:
+        with pytest.raises(Stop):
+            asyncio.run(t.iterate(2, [None] * 4))
+    assert learner.seen == pytest.approx(0.5)  # the frontier's own window (4): 2 of 4
+    assert GRPOSettings(curriculum="ladder").entropy_gate == "recent"
+    with pytest.raises(ConfigError, match="ladder"):
+        GRPOSettings(entropy_gate="frontier")
 
 
 @pytest.mark.ml

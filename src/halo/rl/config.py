@@ -96,6 +96,11 @@ class GRPOSettings:
     ladder_goal: Fraction = 0.0  # ladder: the share of draws the top rung takes before it opens (its first steps)
     ladder_goal_steps: NonNegativeInt = 0  # ladder: those draws' episodes end after this many steps (0: its own cap)
     ladder_goal_last: Fraction = 0.0  # ladder: the top rung's share, whole episodes, once the rung below it leads
+    # the success a negative entropy_coef (optim.entropy_coef_final's penalty) is scaled by: the policy's own recent
+    # episodes of every task (recent), or of the ladder's frontier, the highest open rung (frontier): a ladder's low
+    # rungs, learned, held the penalty near full while the frontier failed, and sharpened a seed onto its failing
+    # choices there (stop 64: seeds locked into filling To again and again)
+    entropy_gate: Literal["recent", "frontier"] = "recent"
     # a task family's episode takes at most the steps its family needs (1 for a one-step family, 6 for 2-4, 10 for 5+),
     # never more than max_steps: a ladder's low rungs stay short while its top one gets the steps it needs
     family_steps: bool = False
@@ -168,6 +173,9 @@ class GRPOSettings:
         if self.ladder_goal_last and self.curriculum != "ladder":
             raise ConfigError(f"ladder_goal_last {self.ladder_goal_last} is a ladder's top-rung share: set "
                               "curriculum: ladder with it")
+        if self.entropy_gate == "frontier" and self.curriculum != "ladder":
+            raise ConfigError("entropy_gate: frontier scales the entropy penalty by a ladder's frontier rung: set "
+                              "curriculum: ladder with it (or entropy_gate: recent)")
         groups = self.tasks_per_iteration + self.refill_zero_variance
         if groups * self.group_size > MAX_ITERATION_EPISODES:
             raise ConfigError(f"(tasks_per_iteration + refill_zero_variance) x group_size must be <= "

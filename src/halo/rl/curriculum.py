@@ -178,6 +178,11 @@ class Ladder(Curriculum):
         super().record(task, successes)
         self._climb()
 
+    @property
+    def frontier(self) -> str:
+        """The highest open rung: the family the ladder is learning now."""
+        return self.families[self.open - 1]
+
     def _last(self) -> bool:
         """Whether ``goal_last`` applies: set, and the rung just below the goal is the frontier."""
         return bool(self.s.goal_last) and self.open == len(self.families) - 1

@@ -220,6 +220,11 @@ class GRPOTrainer:
         self._recent: deque[bool] = deque(maxlen=settings.curriculum_window)
 
     def recent_success(self) -> float:
+        """The policy's own recent success that an entropy penalty is scaled by (``entropy_gate``): over every task,
+        or on the ladder's frontier rung (0 before it has an own episode)."""
+        if self.s.entropy_gate == "frontier":
+            own = self._own.get(self.sampler.frontier)
+            return statistics.fmean(own) if own else 0.0
         return statistics.fmean(self._recent) if self._recent else 0.0
 
     def progress(self, it: int) -> float:
@@ -335,7 +340,7 @@ class GRPOTrainer:
                 for task, g in zip(batch, batch_groups):
                     groups.append(g)
                     self.sampler.record(task, [e.success for e in g if not e.errored])
-                    if s.explore_adapt_own:
+                    if s.explore_adapt_own or s.entropy_gate == "frontier":
                         self._record_own(task, g)
                     if s.explore_per_episode:
                         self._record_lengths(task, g)
