@@ -78,8 +78,8 @@ def test_the_penalty_gate_counts_the_policys_own_recent_episodes(tmp_path, monke
 
 def test_a_frontier_gate_counts_the_ladders_frontier_rung_alone(tmp_path, monkeypatch):
     """``entropy_gate: frontier``: the penalty's success is the policy's own on the ladder's highest open rung, not
-    over every rung: a learned low rung (all successes) leaves it at the frontier's 0 until the frontier succeeds;
-    the same episodes under ``recent`` give the mean over both. A gate off a ladder is refused."""
+    over every rung: a learned low rung (all successes) leaves it at the frontier's 0 until the frontier succeeds,
+    then it is the frontier's own window. ``recent`` stays the default; a frontier gate off a ladder is refused."""
     from halo.rl import grpo
     from halo.runtime.runs import RunDir
 
