@@ -179,6 +179,27 @@ def first_drawn(curve: list[dict]) -> dict[str, float]:
     return out
 
 
+def frontier_spans(curve: list[dict], rungs: list[str]) -> dict[str, dict]:
+    """Per rung below the top, the stretch it led the ladder (from the first iteration that drew it to the first that
+    drew the next): CPU seconds, iterations, its mean success over the iterations that drew it, and the share of
+    zero-variance groups. Where a ladder stalls is the rung with the longest stretch; its success says whether it was
+    failing throughout (nothing found to learn from) or climbing slowly (found, not yet learned). The top rung is left
+    out: a goal share draws it before it opens, so its first draw does not date its opening."""
+    first = first_drawn(curve)
+    opened = [(r, first[r]) for r in rungs[:-1] if r in first]
+    out: dict[str, dict] = {}
+    for i, (r, t) in enumerate(opened):
+        last = i + 1 == len(opened)
+        end = curve[-1]["cpu_s"] if last else opened[i + 1][1]
+        its = [h for h in curve if t <= h["cpu_s"] and (h["cpu_s"] < end or last)]
+        own = [h["family_success"][r] for h in its if r in h.get("family_success", {})]
+        zero = [h["frac_reward_zero_std"] for h in its if "frac_reward_zero_std" in h]
+        out[r] = {"cpu_s": round(end - t, 1), "iterations": len(its), "led_to_end": last,
+                  "success": round(statistics.fmean(own), 3) if own else None,
+                  "zero_std": round(statistics.fmean(zero), 3) if zero else None}
+    return out
+
+
 def seen_split(per: dict[str, float], rolled: set[str], names: tuple[str, str] = ("seen", "unseen")) -> dict:
     """Success on the evaluated instances that training rolled out at least once, and on those it never did:
     whether the policy only knows the instances it practised (memorised) or also the rest of the train split."""
@@ -337,6 +358,8 @@ async def one_seed(a, seed: int, tmp: str) -> dict:
     out["last_fifth_train_success"] = statistics.fmean(h["success_rate"] for h in hist[-k:]) if hist else 0.0
     out["first_cpu_s_at_80"] = next((h["cpu_s"] for h in hist if h["success_rate"] >= 0.8), None)
     out["first_drawn_cpu_s"] = first_drawn(hist)
+    if a.curriculum == "ladder":
+        out["frontier_spans"] = frontier_spans(hist, list(dict.fromkeys(a.family.split(","))))
     print(f"seed {seed}: train-instance success {out['random_train']['success']:.2f} -> "
           f"{out['after_train']['success']:.2f}, held-out {out['random_test']['success']:.2f} -> "
           f"{out['after_test']['success']:.2f}, {out['train_cpu_s']:.0f} CPU s, {len(hist)} iterations", flush=True)
@@ -525,6 +548,8 @@ def main() -> None:
         out["seeds"].sort(key=lambda r: r["seed"])
         for r in out["seeds"]:  # files written before it was recorded
             r.setdefault("first_drawn_cpu_s", first_drawn(r.get("curve", [])))
+            if out.get("curriculum") == "ladder":
+                r.setdefault("frontier_spans", frontier_spans(r.get("curve", []), out["family"].split(",")))
     else:
         with (contextlib.nullcontext(a.keep_runs) if a.keep_runs else tempfile.TemporaryDirectory()) as tmp:
             if a.keep_runs:

@@ -20,3 +20,16 @@ def test_a_ladders_rungs_are_dated_by_the_first_iteration_that_drew_them():
              {"cpu_s": 40.0, "family_success": {"a.one": 1.0, "a.two": 0.25}}]
     assert lc.first_drawn(curve) == {"a.one": 9.0, "a.top": 20.0, "a.two": 31.0}
     assert lc.first_drawn([]) == {}
+
+
+def test_each_rung_below_the_top_is_timed_from_its_first_draw_to_the_next_rungs():
+    curve = [{"cpu_s": 10.0, "family_success": {"a.one": 0.0, "a.top": 0.0}, "frac_reward_zero_std": 0.5},
+             {"cpu_s": 20.0, "family_success": {"a.one": 0.5}, "frac_reward_zero_std": 0.0},
+             {"cpu_s": 30.0, "family_success": {"a.one": 1.0, "a.two": 0.0}, "frac_reward_zero_std": 1.0},
+             {"cpu_s": 45.0, "family_success": {"a.two": 0.5}, "frac_reward_zero_std": 0.0}]
+    spans = lc.frontier_spans(curve, ["a.one", "a.two", "a.three", "a.top"])
+    assert spans == {
+        "a.one": {"cpu_s": 20.0, "iterations": 2, "led_to_end": False, "success": 0.25, "zero_std": 0.25},
+        "a.two": {"cpu_s": 15.0, "iterations": 2, "led_to_end": True, "success": 0.25, "zero_std": 0.5}}
+    assert "a.top" not in lc.frontier_spans(curve, ["a.one", "a.top"])  # drawn early by a goal share: not dated
+    assert lc.frontier_spans([], ["a.one", "a.top"]) == {}
