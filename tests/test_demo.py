@@ -59,6 +59,8 @@ def test_the_ladder_demo_climbs_gomails_families_to_sending_an_email():
     rl = load_rl_config(overrides=cfg.overrides("models/tiny"))  # the demo's keys are rl_config's own
     assert rl.grpo.curriculum == "ladder" and rl.grpo.max_steps >= 6
     assert rl.grpo.ladder_goal > 0 and rl.grpo.ladder_goal_steps == 3  # the check's top-rung draws, as measured
+    # the setting that first sent the top rung's emails on two seeds (stop 66): a penalty gated by the frontier rung
+    assert rl.grpo.entropy_gate == "frontier" and rl.optim.entropy_coef_final == -0.2
     urls = {s: "http://127.0.0.1:1" for s in ("gomail", "gocalendar", "omnizon", "zilloft")}
     held = resolve_tasks(cfg.eval_tasks["top-held-out"], "local", urls)
     assert held and all(t.family == "gomail.send" and t.split == "test" for t in held)
