@@ -377,8 +377,9 @@ def plot(result: dict, path: Path) -> None:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    fig, ax = plt.subplots(figsize=(7, 4))
-    if result.get("curriculum") == "ladder":  # one line per rung and seed: the ladder climbed
+    ladder = result.get("curriculum") == "ladder"
+    fig, ax = plt.subplots(figsize=(10, 4.5) if ladder else (7, 4))
+    if ladder:  # one line per rung and seed: the ladder climbed
         families = result["family"].split(",")
         for i, r in enumerate(result["seeds"]):
             for j, f in enumerate(families):
@@ -392,7 +393,7 @@ def plot(result: dict, path: Path) -> None:
                     label=f"seed {r['seed']} after: {families[-1]} train instances" if i == 0 else None)
         ax.axhline(0.3, ls="--", lw=1, color="red", label=f"target: {families[-1]} 30%")
         ylabel, title, where = ("success rate (each iteration's episodes of the rung)",
-                                f"A ladder from random init, top rung {families[-1]}", "upper right")
+                                f"A ladder from random init, top rung {families[-1]}", None)
     else:
         for i, r in enumerate(result["seeds"]):
             xs = [h["cpu_s"] / 60 for h in r["curve"]]
@@ -416,7 +417,10 @@ def plot(result: dict, path: Path) -> None:
     ax.set_ylabel(ylabel)
     ax.set_ylim(-0.02, 1.02)
     ax.set_title(title)
-    ax.legend(fontsize=7, loc=where)
+    if ladder:  # a line per rung: beside the axes, where it hides no rung's end
+        ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0))
+    else:
+        ax.legend(fontsize=7, loc=where)
     fig.tight_layout()
     fig.savefig(path, dpi=110)
 
