@@ -186,6 +186,7 @@ def frontier_spans(curve: list[dict], rungs: list[str]) -> dict[str, dict]:
     failing throughout (nothing found to learn from) or climbing slowly (found, not yet learned). The top rung is left
     out: a goal share draws it before it opens, so its first draw does not date its opening."""
     first = first_drawn(curve)
+    rungs = list(dict.fromkeys(rungs))  # the ladder's order, each family once (as the sampler reads the task list)
     opened = [(r, first[r]) for r in rungs[:-1] if r in first]
     out: dict[str, dict] = {}
     for i, (r, t) in enumerate(opened):
@@ -359,7 +360,7 @@ async def one_seed(a, seed: int, tmp: str) -> dict:
     out["first_cpu_s_at_80"] = next((h["cpu_s"] for h in hist if h["success_rate"] >= 0.8), None)
     out["first_drawn_cpu_s"] = first_drawn(hist)
     if a.curriculum == "ladder":
-        out["frontier_spans"] = frontier_spans(hist, list(dict.fromkeys(a.family.split(","))))
+        out["frontier_spans"] = frontier_spans(hist, a.family.split(","))
     print(f"seed {seed}: train-instance success {out['random_train']['success']:.2f} -> "
           f"{out['after_train']['success']:.2f}, held-out {out['random_test']['success']:.2f} -> "
           f"{out['after_test']['success']:.2f}, {out['train_cpu_s']:.0f} CPU s, {len(hist)} iterations", flush=True)
@@ -392,8 +393,9 @@ def plot(result: dict, path: Path) -> None:
                     color="k", ms=7, ls="none",
                     label=f"seed {r['seed']} after: {families[-1]} train instances" if i == 0 else None)
         ax.axhline(0.3, ls="--", lw=1, color="red", label=f"target: {families[-1]} 30%")
-        ylabel, title, where = ("success rate (each iteration's episodes of the rung)",
-                                f"A ladder from random init, top rung {families[-1]}", None)
+        ylabel = "success rate (each iteration's episodes of the rung)"
+        title = f"A ladder from random init, top rung {families[-1]}"
+        where = {"loc": "upper left", "bbox_to_anchor": (1.01, 1.0)}  # a line per rung: beside the axes, hiding none
     else:
         for i, r in enumerate(result["seeds"]):
             xs = [h["cpu_s"] / 60 for h in r["curve"]]
@@ -411,16 +413,13 @@ def plot(result: dict, path: Path) -> None:
             ax.axhline(0.8, ls="--", lw=1, color="red", label="target 80%")
         fams = result["family"].split(",")
         named = result["family"] if len(fams) <= 2 else f"{len(fams)} families, one policy"
-        ylabel, title, where = ("success rate", f"GRPO from random init: {named} (dotted: random policy)",
-                                "upper left")
+        ylabel, title = "success rate", f"GRPO from random init: {named} (dotted: random policy)"
+        where = {"loc": "upper left"}
     ax.set_xlabel("CPU minutes (HALO + browsers)")
     ax.set_ylabel(ylabel)
     ax.set_ylim(-0.02, 1.02)
     ax.set_title(title)
-    if ladder:  # a line per rung: beside the axes, where it hides no rung's end
-        ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0))
-    else:
-        ax.legend(fontsize=7, loc=where)
+    ax.legend(fontsize=7, **where)
     fig.tight_layout()
     fig.savefig(path, dpi=110)
 
