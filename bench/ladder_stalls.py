@@ -6,9 +6,11 @@ was wrong: this answers the last two from the episodes a learning check evaluate
 
 Input: evaluation run directories (``episodes/*.jsonl``, as ``halo eval`` and ``bench/learning_check.py`` write
 them), or a directory holding several (``eval_after_test``, ``eval_after_<family>`` ...). Only task-family episodes
-are profiled (REAL's own tasks name no instance's values).
+are profiled (REAL's own tasks name no instance's values). Training episodes too, where the run saved them
+(``--set grpo.save_episodes=best_worst`` with ``--keep-runs``: each group's best and worst, so a biased sample) and
+``--iterations LO-HI`` picks a span of them (a rung's stall, read while it happened, not only after training).
 
-Run: .venv/bin/python bench/ladder_stalls.py RUN_DIR [RUN_DIR ...] [--out ladder_stalls.json]
+Run: .venv/bin/python bench/ladder_stalls.py RUN_DIR [RUN_DIR ...] [--iterations LO-HI] [--out ladder_stalls.json]
 """
 
 from __future__ import annotations
@@ -80,13 +82,25 @@ def describe(step: dict | None, want: set[str]) -> str:
     return kind
 
 
-def profile(files: list[Path]) -> dict:
+def iteration_span(text: str) -> tuple[int, int]:
+    """``120-240`` -> (120, 240), both ends kept; a clear error for anything else."""
+    lo, sep, hi = text.partition("-")
+    try:
+        span = (int(lo), int(hi)) if sep else (int(lo), int(lo))
+    except ValueError:
+        raise SystemExit(f"--iterations {text!r}: give LO-HI (training iterations, e.g. 120-240)") from None
+    if span[0] > span[1] or span[0] < 0:
+        raise SystemExit(f"--iterations {text!r}: LO must be >= 0 and <= HI")
+    return span
+
+
+def profile(files: list[Path], iterations: tuple[int, int] | None = None) -> dict:
     """Per family: episodes, successes, the progress reached (a histogram of each failed episode's best), and the
     action at the step a failed episode stopped advancing (the step after its last progress), most common first,
     also with the fields it had typed right by then (``stalled_after``: a Send clicked with which fields still
     missing); beside it every fill's value right or wrong and where it went, and the order in which each episode
     first typed its right values into fields (``fill_orders``: the orders the policy takes, which a curriculum's
-    start states should cover)."""
+    start states should cover). ``iterations``: only training episodes of that span (both ends kept)."""
     from learning_check import wanted_values
 
     from halo.tasks.families.base import norm
@@ -94,6 +108,9 @@ def profile(files: list[Path]) -> dict:
     fams: dict[str, dict] = {}
     for path in files:
         steps, ep = read_episode(path)
+        if iterations is not None and not (isinstance(ep.get("iteration"), int)
+                                           and iterations[0] <= ep["iteration"] <= iterations[1]):
+            continue
         fi = family_of(ep.get("task_id", ""))
         if fi is None:
             continue
@@ -147,8 +164,11 @@ def profile(files: list[Path]) -> dict:
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("dirs", nargs="+", type=Path, help="evaluation run directories, or folders holding them")
+    p.add_argument("--iterations", default="", metavar="LO-HI",
+                   help="only training episodes of these iterations (saved with grpo.save_episodes)")
     p.add_argument("--out", default="", help="a file name under bench/results/ (none: print only)")
     a = p.parse_args()
+    span = iteration_span(a.iterations) if a.iterations else None
     path = None
     if a.out:
         from learning_check import results_path
@@ -157,16 +177,18 @@ def main() -> None:
     missing = [str(d) for d in a.dirs if not d.is_dir()]
     if missing:
         raise SystemExit(f"not a directory: {', '.join(missing)}")
-    res = profile(episode_files(a.dirs))
+    res = profile(episode_files(a.dirs), span)
     if not res:
-        raise SystemExit("no task-family episodes found (REAL's own tasks are not profiled)")
+        raise SystemExit("no task-family episodes found (REAL's own tasks are not profiled)"
+                         + (f" in training iterations {a.iterations}" if span else ""))
     for name, f in res.items():
         print(f"{name}: {f['episodes']} episodes, success {f['success']:.2f}; failed episodes' best progress "
               f"{f['progress_reached']}; stalled at step {f['stall_step']}")
         for what, n in f["stalled_at"].items():
             print(f"    {n:3d}  {what}")
     if path is not None:
-        path.write_text(json.dumps({"dirs": [str(d) for d in a.dirs], "families": res}, indent=1) + "\n")
+        path.write_text(json.dumps({"dirs": [str(d) for d in a.dirs], "iterations": a.iterations or None,
+                                    "families": res}, indent=1) + "\n")
         print(f"wrote {path}")
 
 

@@ -23,10 +23,13 @@ def _step(i: int, action: dict, name: str, progress: float = 0.0, error: str | N
             "target": {"element": {"id": action.get("element"), "role": "textbox", "name": name}}}
 
 
-def _write(folder: Path, key: str, task_id: str, steps: list[dict], success: bool) -> None:
+def _write(folder: Path, key: str, task_id: str, steps: list[dict], success: bool,
+           iteration: int | None = None) -> None:
     folder.mkdir(parents=True, exist_ok=True)
-    lines = [json.dumps(s) for s in steps] + [json.dumps({"type": "episode", "key": key, "task_id": task_id,
-                                                          "success": success})]
+    ep = {"type": "episode", "key": key, "task_id": task_id, "success": success}
+    if iteration is not None:  # a training episode (GRPO's save_episodes writes its iteration)
+        ep["iteration"] = iteration
+    lines = [json.dumps(s) for s in steps] + [json.dumps(ep)]
     (folder / f"{key}.jsonl").write_text("\n".join(lines) + "\n")
 
 
@@ -65,3 +68,23 @@ def test_a_stall_is_the_action_after_the_last_progress_and_a_fill_is_judged_by_t
 def test_no_episodes_is_an_error(tmp_path):
     with pytest.raises(SystemExit, match="no episodes"):
         ls.episode_files([tmp_path])
+
+
+def test_an_iteration_span_profiles_only_the_training_episodes_inside_it(tmp_path):
+    eps = tmp_path / "learn-seed1" / "episodes"
+    send = {"action": "click", "element": "186"}
+    for it in (10, 120, 240, 241):  # clicked Send on an empty To at each: the span keeps 120 and 240
+        _write(eps, f"it{it:04d}-g0-send_to-3-0", "gomail.send_to-3", [_step(0, send, "Send")], False, iteration=it)
+    _write(tmp_path / "eval_after_train" / "episodes", "e", "gomail.send_to-3",
+           [_step(0, send, "Send", progress=1.0)], success=True)  # an evaluation: no iteration, left out of a span
+    assert ls.profile(ls.episode_files([tmp_path]))["gomail.send_to"]["episodes"] == 5
+    f = ls.profile(ls.episode_files([tmp_path]), ls.iteration_span("120-240"))["gomail.send_to"]
+    assert (f["episodes"], f["success"]) == (2, 0.0)
+    assert f["stalled_at"] == {"click Send": 2}
+    assert ls.profile(ls.episode_files([tmp_path]), ls.iteration_span("300-400")) == {}
+
+
+@pytest.mark.parametrize("bad", ["a-b", "240-120", "-5"])
+def test_a_bad_iteration_span_is_a_clear_error(bad):
+    with pytest.raises(SystemExit, match="--iterations"):
+        ls.iteration_span(bad)
