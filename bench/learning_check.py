@@ -233,6 +233,7 @@ async def one_seed(a, seed: int, tmp: str) -> dict:
                   overrides=(*mode_flags(model=str(d), seed=seed, element_roles=a.element_roles,
                                          phrase_words=a.phrase_words, fields=a.fields,
                                          fields_layout=a.fields_layout, element_ids=a.element_ids,
+                                         alerts=a.alerts,
                                          actions=a.actions.split(",") if a.actions else None),
                              *flags("grpo", {
                                  "iterations": a.max_iterations, "group_size": a.group, "max_steps": a.max_steps,
@@ -490,6 +491,9 @@ def main() -> None:
     p.add_argument("--fields", action=argparse.BooleanOptionalAction, default=None,
                    help="the mode's prompt.fields (a line with the page's text fields and their values); default "
                         "the mode's")
+    p.add_argument("--alerts", action=argparse.BooleanOptionalAction, default=None,
+                   help="the mode's prompt.alerts (an 'Alert: ...' line with the page's alert texts, such as a "
+                        "form refusing Send); default the mode's")
     p.add_argument("--fields-layout", choices=("inline", "split", "split_last"), default=None,
                    help="the mode's prompt.fields_layout (split: a line of filled fields, a line of empty ones; "
                         "split_last: the same after the goal, the empty ones last); "

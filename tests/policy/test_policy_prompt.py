@@ -198,3 +198,19 @@ def test_fields_show_a_chip_input_by_its_chips_and_split_filled_from_empty():
     assert build_prompt(make_obs(elements=whole, last_actions=()), last).user_text.splitlines()[-1] == "Empty: none"
     with pytest.raises(ValueError):
         PromptConfig(fields_layout="table")
+
+
+def test_alerts_put_the_pages_refusal_in_the_prompt():
+    """``alerts``: the text of the page's alerts as an ``Alert:`` line after a failed action's error (a controls-only
+    tree drops it); off, or on a page without alerts, there is no such line."""
+    tree = '[185] button "Send"\n[187] alert\n  StaticText "Please specify at least one recipient."'
+    obs = make_obs(axtree=tree, last_action_error="no element 99")
+    on = PromptConfig(system="none", user="compact", alerts=True)
+    assert build_prompt(obs, on).user_text == (
+        "Done: left_click(500, 300); type('jane@example.com')\nFailed: no element 99\n"
+        "Alert: Please specify at least one recipient.\nGoal: Sign in with jane@example.com")
+    assert "Alert:" not in build_prompt(obs, PromptConfig(system="none", user="compact")).user_text
+    assert "Alert:" not in build_prompt(make_obs(), on).user_text
+    full = build_prompt(obs, PromptConfig(alerts=True)).user_text.splitlines()
+    assert full[full.index("Last action failed: no element 99") + 1] == (
+        "Alert: Please specify at least one recipient.")

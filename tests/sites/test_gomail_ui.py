@@ -5,6 +5,11 @@ from __future__ import annotations
 
 import pytest
 
+from halo.env import actions as A
+from halo.env.alerts import page_alerts
+from halo.policy.prompt import PromptConfig, build_prompt
+from halo.rl.rewards import DenseRewardCalculator, RewardConfig, Shaping
+
 pytestmark = pytest.mark.browser
 
 
@@ -43,8 +48,17 @@ async def test_compose_refuses_a_bad_address_without_leaving_the_page(run_episod
         await d.click("button", "Compose")
         await d.fill("textbox", "To recipients", "not an address")
         await d.fill("textbox", "Subject", "x", exact=True)
+        before = d.obs
         await d.click("button", "Send", exact=True)
         assert d.sees('The address "not an address" was not recognized')
+        # what the prompt's Alert line and the alert shaping read: the refusal's text, new after the click
+        alert, = page_alerts(d.obs)
+        assert alert.startswith('The address "not an address" was not recognized') and not page_alerts(before)
+        shaping = RewardConfig(shaping=Shaping(alert=-0.3))
+        assert DenseRewardCalculator(shaping).compute_reward(before, A.Click("1"), d.obs, None, False,
+                                                             False).parts["alert"] == -0.3
+        cfg = PromptConfig(system="none", user="compact", alerts=True)
+        assert f"Alert: {alert}" in build_prompt(d.obs, cfg).user_text.splitlines()
 
     res, _ = await run_episode("v2.gomail-4", bad)
     assert res.info.grade.finish_state["differences"]["emails"]["added"] == []

@@ -137,7 +137,7 @@ MODE_FLAGS = {
     **{k: f"prompt.{k}" for k in ("max_pixels", "min_pixels", "include_axtree", "axtree_max_chars", "history",
                                   "actions", "elements", "element_roles", "text", "text_max_chars",
                                   "phrase_words", "single_tool", "system", "tree", "tree_name_chars", "goal_last",
-                                  "user", "image_format", "fields", "fields_layout", "element_ids")},
+                                  "user", "image_format", "fields", "fields_layout", "element_ids", "alerts")},
 }
 
 

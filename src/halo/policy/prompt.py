@@ -18,6 +18,7 @@ from typing import Any, Literal
 
 from halo.config.settings import AtLeast1, NonNegativeInt, settings
 from halo.env.actions import MAX_TEXT, Action, LeftClickDrag, SendMsgToUser
+from halo.env.alerts import page_alerts
 from halo.env.types import Observation
 from halo.policy.grammar import MESSAGE_TOOL, tool_of, tool_schemas
 
@@ -87,6 +88,10 @@ class PromptConfig:
     # page: the env's ids (page order: a chip before a form shifts every id after it); stable: each element under an
     # id from its role and name, the same on every page it is on (halo.policy.element_ids)
     element_ids: Literal["page", "stable"] = "page"
+    # an "Alert: ..." line with the text of the page's alerts (a form refusing a click: "Please specify at least one
+    # recipient."), after a failed action's error: a controls-only tree drops them, and a refused Send then reads
+    # like any other click (halo.env.alerts)
+    alerts: bool = False
 
     def __post_init__(self) -> None:
         from halo.policy.action_space import ELEMENT_FILTERS, ELEMENT_ROLES, MAX_PHRASE_WORDS, TEXT_SOURCES
@@ -238,12 +243,19 @@ def tree_lines(obs: Observation, cfg: PromptConfig) -> list[str]:
             tree]
 
 
+def alert_lines(obs: Observation, cfg: PromptConfig) -> list[str]:
+    """``Alert: <text>`` when ``prompt.alerts`` is on and the page shows alerts (``; `` between several)."""
+    alerts = page_alerts(obs) if cfg.alerts else ()
+    return [f"Alert: {'; '.join(alerts)}"] if alerts else []
+
+
 def user_text(obs: Observation, cfg: PromptConfig) -> str:
     history = list(obs.last_actions)[-cfg.history:] if cfg.history else []
     if cfg.user == "compact":
         lines = [f"Done: {'; '.join(history)}"] if history else []
         if obs.last_action_error:
             lines.append(f"Failed: {obs.last_action_error}")
+        lines += alert_lines(obs, cfg)
         fields = fields_lines(obs, cfg) if cfg.fields else []
         if cfg.fields_layout == "split_last":
             return "\n".join(lines + tree_lines(obs, cfg) + [f"Goal: {obs.goal}"] + fields)
@@ -256,6 +268,7 @@ def user_text(obs: Observation, cfg: PromptConfig) -> str:
         lines.append("Previous actions: none")
     if obs.last_action_error:
         lines.append(f"Last action failed: {obs.last_action_error}")
+    lines += alert_lines(obs, cfg)
     lines += tree_lines(obs, cfg)
     lines.append("What is the next action? Reply with one tool call.")
     if cfg.goal_last:

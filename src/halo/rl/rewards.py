@@ -27,6 +27,7 @@ from typing import Any, Mapping
 import regex
 
 from halo.env.actions import Action
+from halo.env.alerts import page_alerts
 from halo.env.types import Element, Observation
 from halo.errors import ConfigError
 
@@ -122,6 +123,10 @@ class Shaping:
     success: float = 1.0
     loop_repeats: int = 3  # the same action in the same state this many times is a loop
     progress: float = 1.0  # task families: weight of the change in the share of the family's checks that pass
+    # a step after which the page shows an alert it did not show before (a form refusing the action: "Please specify
+    # at least one recipient."); 0: not charged. Without it a refused Send costs nothing but a step, and under
+    # discount 1 an episode that clicks Send early and then succeeds gives the early click full credit
+    alert: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -339,6 +344,8 @@ class DenseRewardCalculator:
                 parts["loop"] = sh.loop
             if next_obs.last_action_error:
                 parts["action_error"] = sh.action_error
+            if sh.alert and set(page_alerts(next_obs)) - set(page_alerts(obs)):
+                parts["alert"] = sh.alert
             nk = state_key(next_obs)
             if nk not in self._seen_states:
                 self._seen_states.add(nk)
