@@ -247,6 +247,7 @@ async def one_seed(a, seed: int, tmp: str) -> dict:
                                  "explore_adapt_own": a.explore_adapt_own,
                                  "explore_per_episode": a.explore_per_episode, "hindsight": a.hindsight,
                                  "explore_stuck": a.explore_stuck, "explore_novel": a.explore_novel,
+                                 "explore_fill": a.explore_fill,
                                  "hindsight_per_episode": a.hindsight_per_episode,
                                  "curriculum": a.curriculum, "ladder_unlock": a.ladder_unlock,
                                  "ladder_goal": a.ladder_goal, "ladder_goal_steps": a.ladder_goal_steps,
@@ -476,6 +477,9 @@ def main() -> None:
     p.add_argument("--explore-novel", action=argparse.BooleanOptionalAction, default=False,
                    help="explored clicks favour buttons not yet acted on, stuck steps other actions than the repeated one "
                         "(GRPOSettings.explore_novel; needs --explore-unit value)")
+    p.add_argument("--explore-fill", action=argparse.BooleanOptionalAction, default=False,
+                   help="explored steps favour fill while the goal quotes a string no field holds yet and a field is "
+                        "empty (GRPOSettings.explore_fill; needs --explore-unit value)")
     p.add_argument("--explore-unit", default="choice", choices=("choice", "reply", "value"),
                    help="draw each choice with --explore's probability, or whole replies, or whole replies with each "
                         "enumerated value drawn uniformly (GRPOSettings.explore_unit)")

@@ -330,3 +330,29 @@ def test_a_stuck_step_is_explored_at_explore_stuck(tiny_model):
     fresh = dataclasses.replace(obs, last_actions=("click('3')", "click('4')"))
     assert all(s.explored for s in asyncio.run(p.sample_prompt(p.build_prompt(stuck), stuck, 8, 1.0)))
     assert not any(s.explored for s in asyncio.run(p.sample_prompt(p.build_prompt(fresh), fresh, 8, 1.0)))
+
+
+def test_the_fill_prior_prefers_fill_while_a_quoted_string_is_untyped_and_a_field_empty():
+    """``fill``: an explored step's action prefers fill while the goal quotes a string no field holds and a field is
+    empty; not once every quoted string is typed (a half-typed recipient is picked, not typed), not where no field
+    is empty, not where the mode has no fill, and a repeating step under ``novel`` still prefers the other actions."""
+    import dataclasses
+
+    from halo.policy.action_space import explore_prior
+    from halo.policy.modes import get_mode
+
+    cfg = get_mode("tiny_text").with_overrides(actions=["click", "fill", "go_back"]).prompt_config()
+    assert explore_prior(_form({}), cfg, fill=True)["action"] == ["fill"]
+    assert "action" not in explore_prior(_form({}), cfg)  # off: as before
+    subject_left = _form({"185": "See you at noon", "181": "Kevin"})
+    assert explore_prior(subject_left, cfg, fill=True)["action"] == ["fill"]
+    names_left = _form({"184": "Lunch", "185": "See you at noon", "181": "Kevin"})  # Moore untyped: a name
+    assert "action" not in explore_prior(names_left, cfg, fill=True)
+    full = _form({"184": "Lunch", "185": "See you at noon", "181": "x", "5": "y"})  # a quoted one typed nowhere? no
+    assert "action" not in explore_prior(full, cfg, fill=True)
+    no_empty = _form({"184": "x", "185": "y", "181": "z", "5": "w"})  # quoted strings untyped but no field empty
+    assert "action" not in explore_prior(no_empty, cfg, fill=True)
+    clicks = get_mode("tiny_text").with_overrides(actions=["click", "go_back"]).prompt_config()
+    assert "action" not in explore_prior(_form({}), clicks, fill=True)
+    stuck = dataclasses.replace(_form({}), last_actions=("fill('5', 'Lunch')", "fill('5', 'Kevin')"))
+    assert explore_prior(stuck, cfg, novel=True, fill=True)["action"] == ["click"]

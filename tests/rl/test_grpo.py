@@ -405,6 +405,8 @@ def test_adaptive_explore_can_follow_the_policys_own_episodes(tmp_path):
     assert spread.stuck_for(tasks[0]) == 0.0
     with pytest.raises(ConfigError, match="explore_unit: value"):
         GRPOSettings(explore=0.3, explore_novel=True)
+    with pytest.raises(ConfigError, match="explore_fill is a prior"):
+        GRPOSettings(explore=0.3, explore_fill=True)
     with pytest.raises(ConfigError, match="explore_stuck"):
         GRPOSettings(explore=0.3, explore_stuck=1.0)
 

@@ -168,7 +168,7 @@ def repeating(obs: Observation) -> bool:
 OPEN_CHOICES = ("option",)  # roles of a list's entries on show (an autocomplete's suggestions, an open listbox)
 
 
-def explore_prior(obs: Observation, cfg: Any, novel: bool = False) -> dict[str, Any]:
+def explore_prior(obs: Observation, cfg: Any, novel: bool = False, fill: bool = False) -> dict[str, Any]:
     """An explorer's prior (``explore_values.ValueDraw``'s ``prefer``) over this page's values, as the grammar
     spells them: where a goal's text is still to be typed and what was just opened. ``value``: two tiers (``ValueDraw``
     gives the first half the draws, the second a quarter), the goal's quoted strings no field holds yet, then its
@@ -182,8 +182,16 @@ def explore_prior(obs: Observation, cfg: Any, novel: bool = False) -> dict[str, 
     conversation" and 15 "Not starred"; Compose is one of 7 button names), buttons because they do things where
     links go places; and where the policy repeats itself (``repeating``) ``action`` prefers the actions other than
     the one it repeats, go_back aside (it leaves what the episode built: a compose window stuck on Send needs a
-    fill)."""
+    fill).
+
+    ``fill`` (``grpo.explore_fill``) makes ``action`` prefer ``fill`` while the goal quotes a string no field holds
+    yet and a field is empty: a ladder's new rung differs from the one below by a field left to type, and an
+    explored step drawing click among the page's ~70 controls (Send among them) wastes the draw there (stop 68: an
+    episode with a drawn step succeeded 0-15% of the time on a new rung). Quoted strings only: a recipient's name
+    half typed into To is finished by picking its suggestion, not by typing. A repeating step (``novel``) still
+    prefers the actions other than the one it repeats."""
     out: dict[str, Any] = {}
+    pending = False
     done = acted(obs) if novel else []
     quoted = quoted_choices(obs, cfg)
     if cfg.text != "free":
@@ -197,6 +205,7 @@ def explore_prior(obs: Observation, cfg: Any, novel: bool = False) -> dict[str, 
             return [c for c in cs if not any(" ".join(refs.get(c, c).split()).casefold() in h for h in held)]
 
         tiers = [untyped(quoted), untyped(named)]
+        pending = bool(tiers[0])
         if not any(tiers):  # every one typed somewhere: the quoted strings, then the names, none untyped first
             tiers = [quoted, named]
         if any(tiers):
@@ -208,6 +217,8 @@ def explore_prior(obs: Observation, cfg: Any, novel: bool = False) -> dict[str, 
         empty = [i for i in by["fill"] if not (obs.elements[i].value or "").strip()]
         if empty:
             out["fill.element"] = empty
+            if fill and pending and "fill" in (cfg.actions or ()):
+                out["action"] = ["fill"]
         # what the page asks to choose now: the controls the last action brought onto it, and a list's options
         # showing (a page that opens with an autocomplete's suggestions up has no last action to have brought them)
         new = [i for i in by.get("click", ()) if i in obs.appeared or obs.elements[i].role in OPEN_CHOICES]

@@ -288,6 +288,7 @@ class HFPolicy(PolicyBackend):
         self.explore_values = False  # a drawn reply's enumerated values drawn whole (policy/explore_values.py)
         self.explore_stuck = 0.0  # the explore share of a reply to a page where the policy repeats itself (at least)
         self.explore_novel = False  # explored values favour what the episode has not tried (action_space.explore_prior)
+        self.explore_fill = False  # explored actions favour fill while a quoted goal string is untyped (explore_prior)
         self._explore_gen = None  # torch.Generator, seeded from the decoding seed on first use
         self.max_batch = max_batch
         self.batch_wait_s = 0.01
@@ -436,7 +437,8 @@ class HFPolicy(PolicyBackend):
 
                     seed = int(torch.randint(0, 2**62, (1,), generator=self._explore_gen))
                     values = [ValueDraw(page_schema(o, self.prompt_config), random.Random(seed + i),
-                                        prefer=explore_prior(o, self.prompt_config, novel=self.explore_novel))
+                                        prefer=explore_prior(o, self.prompt_config, novel=self.explore_novel,
+                                                             fill=self.explore_fill))
                               for i, (_, o) in enumerate(rows)]
                 share: float | list[float] = self.explore
                 if self.explore_stuck > 0:  # a row whose page shows the policy repeating itself: explored more

@@ -132,6 +132,9 @@ class GRPOSettings:
     # explore_unit value: explored clicks favour the page's buttons not yet acted on (one per name), and stuck steps
     # the actions other than the one repeated, go_back aside (policy.action_space.explore_prior's novel tiers)
     explore_novel: bool = False
+    # explore_unit value: an explored step's action is fill half the time while the goal quotes a string no field holds
+    # yet and a field is empty (action_space.explore_prior's fill tier): a ladder's new rung adds a field to type
+    explore_fill: bool = False
     # asynchronous GRPO (rl/pipeline.py): rollouts of the next iterations run while the learner updates, each step
     # sampled at most this many adapter versions (iterations' updates) behind the learner that trains on it; a group
     # older than that is dropped. 0: strictly in turn (rollouts, update, rollouts ...). hf or vLLM modes, not --ray
@@ -160,6 +163,8 @@ class GRPOSettings:
                               "(e.g. 0.6) with it")
         if self.explore_novel and self.explore_unit != "value":
             raise ConfigError("explore_novel is a prior over whole values: set explore_unit: value with it")
+        if self.explore_fill and self.explore_unit != "value":
+            raise ConfigError("explore_fill is a prior over whole values: set explore_unit: value with it")
         if self.explore_stuck >= 1:
             raise ConfigError(f"explore_stuck must be in [0, 1), got {self.explore_stuck}")
         if self.explore_adapt_own and not self.explore_adapt:

@@ -334,6 +334,7 @@ class GRPOTrainer:
                         self.policy.explore = self.explore_for(batch[0])
                         self.policy.explore_stuck = self.stuck_for(batch[0])
                         self.policy.explore_novel = s.explore_novel
+                        self.policy.explore_fill = s.explore_fill
                         rates.append(self.policy.explore)
                     batch_groups = [await run_group(envs, self.policy, batch[0], n=s.group_size, on_step=None,
                                                     **self._capped(kw, self.sampler.step_cap(batch[0])))]
@@ -354,6 +355,7 @@ class GRPOTrainer:
         finally:
             if s.explore or s.explore_stuck:
                 self.policy.explore, self.policy.explore_stuck, self.policy.explore_novel = 0.0, 0.0, False
+                self.policy.explore_fill = False
         searched = None if self.searcher is None else await self.searcher.search(it, self.policy, groups)
         return Rollouts(it, groups, refills, rates, time.perf_counter() - t0, searched=searched)
 
