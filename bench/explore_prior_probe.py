@@ -2,12 +2,18 @@
 
 Opens a family instance's start page on REAL-local (``--task gomail.send_pick-0``), then samples ``--replies``
 explored replies (``grpo.explore`` 0.99, ``explore_unit: value``, ``explore_novel``) from the random-init tiny model
-in the ladder's tiny_text interface, twice: with the explorer's prior as built, and with ``action_space.OPEN_CHOICES``
-emptied (a list's options on show no longer preferred). Counts the replies whose action clicks an element of
-``--role`` (``option``: an autocomplete's suggestion) beside every action's share. Nothing trains.
-Writes bench/results/explore_prior_probe.json.
+in the ladder's tiny_text interface, twice, with and without one prior:
+
+- ``--prior open_choices`` (default): ``action_space.OPEN_CHOICES`` as built, then emptied (a list's options on show no
+  longer preferred); a hit is a click on an element of ``--role`` (``option``: an autocomplete's suggestion);
+- ``--prior fill``: ``grpo.explore_fill`` on, then off; a hit is a fill of a goal's quoted string that no field holds
+  yet into a field that is empty (``--task gomail.send_subject-0``: the subject or the message typed).
+
+Each side's hits and every action's share are written. Nothing trains. Writes bench/results/explore_prior_probe.json
+(``--out``).
 
     .venv/bin/python bench/explore_prior_probe.py [--task gomail.send_pick-0] [--replies 1000] [--role option]
+    .venv/bin/python bench/explore_prior_probe.py --prior fill --task gomail.send_subject-0 --out explore_fill_probe.json
 """
 
 from __future__ import annotations
@@ -16,6 +22,7 @@ import argparse
 import asyncio
 import collections
 import json
+import re
 import tempfile
 import time
 from pathlib import Path
@@ -42,16 +49,37 @@ async def probe(a, urls) -> dict:
     policy = make_policy(mode)
     policy.explore, policy.explore_values, policy.explore_novel = 0.99, True, True
     (task,) = resolve_tasks([a.task], "local", urls)
-    out: dict = {"task": a.task, "replies": a.replies, "role": a.role, "seed": a.seed}
+    out: dict = {"task": a.task, "replies": a.replies, "prior": a.prior, "seed": a.seed}
+    if a.prior == "open_choices":
+        out["role"] = a.role
     async with BrowserPool() as pool:
         env = BrowserEnv(pool, max_steps=10)
         obs = await env.reset(task)
         await env.close()
+    def norm(v: str) -> str:
+        return " ".join(v.split()).casefold()
+
+    held = [norm(el.value) for el in obs.elements.values() if el.value]
+    untyped = {norm(q) for q in re.findall(r'"([^"]+)"', obs.goal) if not any(norm(q) in h for h in held)}
+    empty = {i for i, el in obs.elements.items() if el.role in action_space.TEXT_ROLES and not (el.value or "").strip()}
     targets = {i for i, el in obs.elements.items() if el.role == a.role}
-    out["targets"] = sorted(el.name or "" for i, el in obs.elements.items() if i in targets)
+    if a.prior == "fill":
+        out["untyped"], out["empty"] = sorted(untyped), sorted(obs.elements[i].name or "" for i in empty)
+    else:
+        out["targets"] = sorted(el.name or "" for i, el in obs.elements.items() if i in targets)
+
+    def hit(act) -> bool:
+        if a.prior == "fill":
+            return (type(act).__name__ == "Fill" and getattr(act, "element", None) in empty
+                    and norm(getattr(act, "value", "") or "") in untyped)
+        return getattr(act, "element", None) in targets
+
     saved = action_space.OPEN_CHOICES
-    for name, roles in (("with", saved), ("without", ())):
-        action_space.OPEN_CHOICES = roles
+    for name, on in (("with", True), ("without", False)):
+        if a.prior == "fill":
+            policy.explore_fill = on
+        else:
+            action_space.OPEN_CHOICES = saved if on else ()
         kinds: collections.Counter = collections.Counter()
         hits = explored = 0
         t0 = time.perf_counter()
@@ -61,11 +89,12 @@ async def probe(a, urls) -> dict:
                 explored += s.explored
                 act = s.action
                 kinds[type(act).__name__ if act is not None else "invalid"] += 1
-                hits += getattr(act, "element", None) in targets
+                hits += hit(act)
         out[name] = {"hits": hits, "share": round(hits / a.replies, 4), "explored": explored,
                      "actions": dict(kinds), "wall_s": round(time.perf_counter() - t0, 1)}
         print(name, out[name], flush=True)
     action_space.OPEN_CHOICES = saved
+    policy.explore_fill = False
     return out
 
 
@@ -74,6 +103,8 @@ def main() -> None:
     p.add_argument("--task", default="gomail.send_pick-0")
     p.add_argument("--replies", type=int, default=1000)
     p.add_argument("--role", default="option")
+    p.add_argument("--prior", default="open_choices", choices=("open_choices", "fill"),
+                   help="the prior compared on and off (see above)")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--out", default="explore_prior_probe.json")
     a = p.parse_args()
