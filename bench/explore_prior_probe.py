@@ -33,6 +33,7 @@ ROOT = Path(__file__).resolve().parents[1]
 async def probe(a, urls) -> dict:
     import torch
 
+    from halo.env.actions import Fill
     from halo.env.browser import BrowserPool
     from halo.env.env import BrowserEnv
     from halo.policy import action_space
@@ -70,8 +71,7 @@ async def probe(a, urls) -> dict:
 
     def hit(act) -> bool:
         if a.prior == "fill":
-            return (type(act).__name__ == "Fill" and getattr(act, "element", None) in empty
-                    and norm(getattr(act, "value", "") or "") in untyped)
+            return isinstance(act, Fill) and act.element in empty and norm(act.value) in untyped
         return getattr(act, "element", None) in targets
 
     saved = action_space.OPEN_CHOICES

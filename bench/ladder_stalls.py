@@ -94,6 +94,13 @@ def iteration_span(text: str) -> tuple[int, int]:
     return span
 
 
+def in_span(ep: dict, iterations: tuple[int, int] | None) -> bool:
+    """Whether an episode record is in ``iterations`` (a training episode of that span, both ends kept; any
+    episode where no span is given)."""
+    return iterations is None or (isinstance(ep.get("iteration"), int)
+                                  and iterations[0] <= ep["iteration"] <= iterations[1])
+
+
 def profile(files: list[Path], iterations: tuple[int, int] | None = None) -> dict:
     """Per family: episodes, successes, the progress reached (a histogram of each failed episode's best), and the
     action at the step a failed episode stopped advancing (the step after its last progress), most common first,
@@ -108,8 +115,7 @@ def profile(files: list[Path], iterations: tuple[int, int] | None = None) -> dic
     fams: dict[str, dict] = {}
     for path in files:
         steps, ep = read_episode(path)
-        if iterations is not None and not (isinstance(ep.get("iteration"), int)
-                                           and iterations[0] <= ep["iteration"] <= iterations[1]):
+        if not in_span(ep, iterations):
             continue
         fi = family_of(ep.get("task_id", ""))
         if fi is None:

@@ -23,7 +23,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "bench"))
 
-from ladder_stalls import episode_files, iteration_span, read_episode  # noqa: E402
+from ladder_stalls import episode_files, in_span, iteration_span, read_episode  # noqa: E402
 
 
 def _floats(v) -> list[float]:
@@ -38,8 +38,7 @@ def moves(files: list[Path], iterations: tuple[int, int] | None = None, below: f
     down: list[float] = []
     for f in files:
         steps, ep = read_episode(f)
-        if iterations is not None and not (isinstance(ep.get("iteration"), int)
-                                           and iterations[0] <= ep["iteration"] <= iterations[1]):
+        if not in_span(ep, iterations):
             continue
         for st in steps:
             if st.get("logprobs") is None or st.get("new_logprobs") is None:

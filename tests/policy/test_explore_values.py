@@ -348,7 +348,7 @@ def test_the_fill_prior_prefers_fill_while_a_quoted_string_is_untyped_and_a_fiel
     assert explore_prior(subject_left, cfg, fill=True)["action"] == ["fill"]
     names_left = _form({"184": "Lunch", "185": "See you at noon", "181": "Kevin"})  # Moore untyped: a name
     assert "action" not in explore_prior(names_left, cfg, fill=True)
-    full = _form({"184": "Lunch", "185": "See you at noon", "181": "x", "5": "y"})  # a quoted one typed nowhere? no
+    full = _form({"184": "Lunch", "185": "See you at noon", "181": "x", "5": "y"})  # every quoted one typed, none empty
     assert "action" not in explore_prior(full, cfg, fill=True)
     no_empty = _form({"184": "x", "185": "y", "181": "z", "5": "w"})  # quoted strings untyped but no field empty
     assert "action" not in explore_prior(no_empty, cfg, fill=True)
