@@ -72,6 +72,10 @@ def test_set_reaches_the_job(tmp_path):
         return [parse_set(i, CONFIG_TARGETS) for i in items]
 
     assert load_rl_config(overrides=sets("grpo.lr=1e-5", "lora.rank=4")).lora.rank == 4
+    optim = load_rl_config(overrides=sets("grpo.objective=cispo", "grpo.clip_eps_high=0.28")).optim
+    assert (optim.objective, optim.clip_eps_high) == ("cispo", 0.28)
+    with pytest.raises(ConfigError, match="objective"):
+        load_rl_config(overrides=sets("grpo.objective=trpo"))
     m = get_mode("tiny", overrides=sets("mode.decoding.temperature=0.25", "modes.defaults.serve.port=8100"))
     assert m.decoding_config().temperature == 0.25 and m.serve.port == 8100
 

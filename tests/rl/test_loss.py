@@ -35,6 +35,56 @@ def test_ratio_is_clipped_and_masked_tokens_ignored():
     assert out.clip_frac == pytest.approx(0.5)
 
 
+def test_clip_higher_moves_only_the_upper_bound():
+    """A ratio of 1.25 with A > 0 is past 1 + 0.2 (no gradient) but inside 1 + 0.28; with A < 0 a ratio of 0.75
+    is past the lower bound either way (clip_eps_high leaves it alone)."""
+    lp = torch.tensor([[0.0]], requires_grad=True)
+    old = torch.log(torch.tensor([[1 / 1.25]]))
+    for high, flows in ((None, False), (0.28, True)):
+        lp.grad = None
+        policy_loss(lp, old, torch.tensor([1.0]), torch.ones(1, 1), clip_eps=0.2, clip_eps_high=high).loss.backward()
+        assert (lp.grad[0, 0] != 0) == flows
+    low = torch.log(torch.tensor([[1 / 0.75]]))
+    lp.grad = None
+    policy_loss(lp, low, torch.tensor([-1.0]), torch.ones(1, 1), clip_eps=0.2, clip_eps_high=0.28).loss.backward()
+    assert lp.grad[0, 0] == 0
+
+
+def test_cispo_keeps_a_capped_gradient_past_the_bound_and_matches_ppo_inside_it():
+    mask = torch.ones(1, 2)
+    lp = torch.tensor([[0.0, 0.0]], requires_grad=True)
+    old = torch.tensor([[-1.0, -0.05]])  # ratios e (past 1.2) and 1.05 (inside)
+    out = policy_loss(lp, old, torch.tensor([1.0]), mask, clip_eps=0.2, objective="cispo", loss_type="token_mean")
+    out.loss.backward()
+    g = lp.grad.clone()
+    assert float(g[0, 0]) == pytest.approx(-1.2 / 2)  # weight capped at 1 + eps, not zeroed
+    assert out.clip_frac == pytest.approx(0.5)
+    lp.grad = None
+    policy_loss(lp, old, torch.tensor([1.0]), mask, clip_eps=0.2, loss_type="token_mean").loss.backward()
+    assert lp.grad[0, 0] == 0 and float(lp.grad[0, 1]) == pytest.approx(float(g[0, 1]))  # PPO: zero past it
+    with pytest.raises(ValueError, match="objective"):
+        policy_loss(lp, old, torch.tensor([1.0]), mask, objective="nope")
+
+
+def test_cispo_raises_an_unlikely_credited_token_further_over_an_updates_epochs():
+    """Eight gradient steps on one reply whose token was sampled at logprob about -7 with A > 0: PPO stops the
+    token once its ratio passes 1.2 (about 0.18 nats); CISPO keeps raising it. What issue 40's ladder needs of a
+    found action."""
+    def raised(objective: str) -> float:
+        z = torch.nn.Parameter(torch.tensor([7.0, 0.0, 0.0]))
+        opt = torch.optim.SGD([z], lr=0.05)
+        tok = torch.tensor([[1]])
+        old = torch.log_softmax(z.detach(), -1)[tok]
+        for _ in range(8):
+            opt.zero_grad()
+            lp = torch.log_softmax(z, -1)[tok]
+            policy_loss(lp, old, torch.tensor([1.0]), torch.ones(1, 1), objective=objective).loss.backward()
+            opt.step()
+        return float(torch.log_softmax(z.detach(), -1)[1] - old[0, 0])
+    ppo, cispo = raised("ppo"), raised("cispo")
+    assert 0.15 < ppo < 0.25 and cispo > 0.6
+
+
 def test_normalisations_differ_as_documented():
     lp = torch.zeros(2, 4)
     mask = torch.tensor([[1, 1, 0, 0], [1, 1, 1, 1]], dtype=torch.float)

@@ -196,6 +196,10 @@ class OptimSettings:
     betas: tuple[float, float] = (0.9, 0.999)  # each in [0, 1)
     max_grad_norm: Positive = 1.0
     clip_eps: Positive = 0.2
+    clip_eps_high: Positive | None = None  # the ratio's upper bound, when it differs (DAPO's clip-higher: 0.28)
+    # ppo: the clipped surrogate (a token past the bounds gets no gradient); cispo: the importance weight clipped
+    # and detached, every token keeping a gradient (MiniMax-M1; rl/loss.py)
+    objective: Literal["ppo", "cispo"] = "ppo"
     loss_type: Literal["dr_grpo", "grpo", "token_mean"] = "dr_grpo"
     kl_coef: NonNegative = 0.0
     entropy_coef: NonNegative = 0.0  # bonus on the sampled positions' entropy (grammar-masked): no collapse onto one id

@@ -384,7 +384,7 @@ class LoRALearner:
                                for r, it in enumerate(group)])
         ref = self._reference(ctx) if o.kl_coef > 0 else None
         out = policy_loss(lp, old, torch.tensor([it.advantage for it in group], device=dev), mask,
-                          clip_eps=o.clip_eps,
+                          clip_eps=o.clip_eps, clip_eps_high=o.clip_eps_high, objective=o.objective,
                           loss_type=o.loss_type, max_tokens=max(o.max_tokens, L), ref_logprobs_BT=ref,
                           kl_coef=o.kl_coef, entropy_BT=ent, entropy_coef=self.entropy_coef,
                           behaviour_logprobs_BT=behaviour, tis_cap=o.tis_cap)

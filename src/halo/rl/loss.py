@@ -16,7 +16,7 @@ import torch
 @dataclass(frozen=True)
 class LossOutput:
     loss: torch.Tensor
-    clip_frac: float  # share of tokens whose ratio was clipped
+    clip_frac: float  # share of tokens whose ratio was outside the clip's bounds
     ratio_mean: float
     kl: float  # mean k3 estimate to the reference, 0 when unused
     entropy: float = 0.0  # mean entropy over the tokens that had a choice (> 0), 0 when not given
@@ -29,8 +29,8 @@ def policy_loss(logprobs_BT: torch.Tensor, sampler_logprobs_BT: torch.Tensor, ad
                 max_tokens: int | None = None, ref_logprobs_BT: torch.Tensor | None = None,
                 kl_coef: float = 0.0, entropy_BT: torch.Tensor | None = None,
                 entropy_coef: float = 0.0, behaviour_logprobs_BT: torch.Tensor | None = None,
-                tis_cap: float = 2.0) -> LossOutput:
-    """PPO-clip surrogate ``-min(r A, clip(r, 1-eps, 1+eps) A)`` per token, aggregated by ``loss_type``:
+                tis_cap: float = 2.0, clip_eps_high: float | None = None, objective: str = "ppo") -> LossOutput:
+    """PPO-clip surrogate ``-min(r A, clip(r, 1-eps, 1+eps_high) A)`` per token, aggregated by ``loss_type``:
     ``dr_grpo`` (sum / (B * max_tokens)), ``grpo`` (mean per sample, then over samples), ``token_mean``.
     ``entropy_coef`` subtracts that much of each token's entropy (``entropy_BT``), aggregated the same way: a policy
     that puts all its mass on one answer for every goal stops sampling anything else, its groups then have no
@@ -40,15 +40,26 @@ def policy_loss(logprobs_BT: torch.Tensor, sampler_logprobs_BT: torch.Tensor, ad
     with ``behaviour_logprobs_BT`` (the logprobs of the older adapter that sampled the tokens), the second argument
     is the proximal policy's (the learner's at the start of this update) and the clipped surrogate of the ratio
     pi / pi_prox is weighted per token by ``min(pi_prox / pi_behaviour, tis_cap)``, detached: 1 where the two
-    agree, so an on-policy step's loss is unchanged."""
+    agree, so an on-policy step's loss is unchanged.
+
+    ``clip_eps_high`` (DAPO's clip-higher; None: ``clip_eps``) is the upper bound alone. ``objective: cispo``
+    (MiniMax-M1) clips the importance weight instead of the update, ``-sg(clip(r, 1-eps, 1+eps_high)) A log pi``:
+    the same gradient while the ratio is inside the bounds, and outside them a token keeps a (capped) gradient
+    where PPO's is zero. Once an update's first optimizer step has raised a credited token by more than
+    log(1 + eps_high) nats, PPO's further epochs leave it there, so an action the explorer found at logprob -10
+    takes dozens of updates to become the policy's own (bench/logprob_moves.py); CISPO moves it on every epoch."""
     mask = mask_BT.to(logprobs_BT.dtype)
     adv_BT = adv.to(logprobs_BT.dtype)
     if adv_BT.dim() == 1:
         adv_BT = adv_BT[:, None].expand_as(logprobs_BT)
+    lo, hi = 1.0 - clip_eps, 1.0 + (clip_eps if clip_eps_high is None else clip_eps_high)
     ratio = torch.exp(logprobs_BT - sampler_logprobs_BT.detach())
-    unclipped = ratio * adv_BT
-    clipped = torch.clamp(ratio, 1.0 - clip_eps, 1.0 + clip_eps) * adv_BT
-    per_token = -torch.minimum(unclipped, clipped)
+    if objective == "cispo":
+        per_token = -(torch.clamp(ratio, lo, hi).detach() * adv_BT * logprobs_BT)
+    elif objective == "ppo":
+        per_token = -torch.minimum(ratio * adv_BT, torch.clamp(ratio, lo, hi) * adv_BT)
+    else:
+        raise ValueError(f"objective must be ppo or cispo, got {objective!r}")
     is_mean, is_trunc = 1.0, 0.0
     if behaviour_logprobs_BT is not None:
         with torch.no_grad():
@@ -81,7 +92,7 @@ def policy_loss(logprobs_BT: torch.Tensor, sampler_logprobs_BT: torch.Tensor, ad
         raise ValueError(f"loss_type must be dr_grpo, grpo or token_mean, got {loss_type!r}")
     with torch.no_grad():
         n = mask.sum().clamp(min=1)
-        clip_frac = float((((ratio - 1.0).abs() > clip_eps).to(mask.dtype) * mask).sum() / n)
+        clip_frac = float((((ratio < lo) | (ratio > hi)).to(mask.dtype) * mask).sum() / n)
         ratio_mean = float((ratio * mask).sum() / n)
     return LossOutput(loss=loss, clip_frac=clip_frac, ratio_mean=ratio_mean, kl=float(kl_val), entropy=ent_val,
                       is_weight_mean=is_mean, is_truncated_frac=is_trunc)
