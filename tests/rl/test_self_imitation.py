@@ -69,6 +69,28 @@ def test_replay_weight_fades_as_the_family_is_learned():
     assert SelfImitation(per_update=4).replay()[0] == []  # nothing found yet: nothing replayed
 
 
+def test_a_weighted_draw_replays_the_unlearned_family_every_update_and_in_proportion():
+    """A ladder's buffer: twenty successes of a learned rung (weight 0) and one of the new rung. Drawing two a
+    update, the uniform draw replays the new rung's about one update in ten; the weighted one every time, and
+    between two unlearned families in proportion to their weights."""
+    def buffer(draw: str, per_update: int = 2) -> SelfImitation:
+        si = SelfImitation(per_update=per_update, seed=3, draw=draw)
+        si.record([[_episode(f"old.rung-{i}", True) for i in range(20)],
+                   [_episode("new.rung-1", True)] + [_episode("new.rung-2", False)] * 9])
+        return si
+
+    def new_share(si: SelfImitation, n: int = 400) -> float:
+        return sum(any(it.advantage == pytest.approx(0.9) for it in si.replay()[0]) for _ in range(n)) / n
+
+    assert new_share(buffer("uniform")) < 0.2 and new_share(buffer("weight")) == 1.0
+    si = buffer("weight", per_update=1)
+    si.record([[_episode("mid.rung-1", True)] + [_episode("mid.rung-2", False)]])  # weight 0.5 against 0.9
+    firsts = [si.replay()[0][0].advantage for _ in range(3000)]
+    assert firsts.count(0.5) / len(firsts) == pytest.approx(0.5 / 1.4, abs=0.04)
+    with pytest.raises(ConfigError, match="self_imitation_draw"):
+        SelfImitation(per_update=1, draw="greedy")
+
+
 def test_bad_settings_are_config_errors():
     with pytest.raises(ConfigError, match="self_imitation"):
         GRPOSettings(self_imitation=-1)

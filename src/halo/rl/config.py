@@ -110,6 +110,9 @@ class GRPOSettings:
     self_imitation: NonNegativeInt = 0  # own past successful episodes replayed per update (0: off)
     self_imitation_capacity: Annotated[AtLeast1, Field(le=65536), Why(
         "the replay buffer keeps each step with its screenshot in memory")] = 1024  # steps the replay buffer keeps
+    # uniform: the replayed successes drawn uniformly from the buffer; weight: in proportion to 1 - their family's
+    # recent success, among those above 0 (a ladder's new rung replayed every update, not its learned ones)
+    self_imitation_draw: Literal["uniform", "weight"] = "uniform"
     hindsight: bool = False  # failed family episodes replayed as successes of the instances they achieved (needs SIL)
     hindsight_per_episode: AtLeast1 = 1  # instances one failed episode is relabelled for
     explore: float = 0.0  # probability a training reply's choice is drawn uniformly among the grammar's, in [0, 1)

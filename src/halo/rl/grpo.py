@@ -193,7 +193,8 @@ class GRPOTrainer:
                                                        goal_last=settings.ladder_goal_last),
                                     settings.seed)
         self.replay = SelfImitation(settings.self_imitation, settings.self_imitation_capacity,
-                                    settings.curriculum_window, settings.seed) if settings.self_imitation else None
+                                    settings.curriculum_window, settings.seed,
+                                    settings.self_imitation_draw) if settings.self_imitation else None
         if settings.explore or settings.explore_stuck:  # explore_stuck alone draws replies the same way
             check_explore(policy, rollouts)
         if settings.search_every and rollouts is not None:

@@ -8,6 +8,11 @@ rate of the task's family (of all tasks without one): the log-likelihood of acti
 far the policy still is from succeeding, so the replay fades as the family is learned. Replayed items learn on the
 current policy's distribution (ratio 1: no stale sampler logprobs, no clipping). Measured on omnizon.department's
 decision (``bench/decision_probe_family.py``): P(right) after 960 samples 0.05 without, 0.3-0.5 with.
+
+``draw: weight`` (``grpo.self_imitation_draw``) draws the replayed episodes in proportion to that weight, among
+those whose weight is above 0, instead of uniformly over the buffer: on a ladder the buffer fills with the learned
+rungs' successes (weight near 0, replayed for nothing), and a uniform draw of 48 from ~130 replays a new rung's few
+successes in about one update of three, which is how slowly the rung's new step is learned (issue 40).
 """
 
 from __future__ import annotations
@@ -60,9 +65,12 @@ class SelfImitation:
     """The replay buffer: one entry per task (its latest success), at most ``capacity`` steps in all (each holds its
     screenshot: oldest tasks out first, the newest always kept)."""
 
-    def __init__(self, per_update: int, capacity: int = 1024, window: int = 32, seed: int = 0):
+    def __init__(self, per_update: int, capacity: int = 1024, window: int = 32, seed: int = 0,
+                 draw: str = "uniform"):
         check_settings(per_update, capacity)
-        self.per_update, self.capacity = per_update, capacity
+        if draw not in ("uniform", "weight"):
+            raise ConfigError(f"self_imitation_draw must be uniform or weight, got {draw!r}")
+        self.per_update, self.capacity, self.draw = per_update, capacity, draw
         self.buffer: OrderedDict[str, tuple[str, list[TrainItem]]] = OrderedDict()  # task id -> (key, items)
         self.recent: dict[str, deque[float]] = defaultdict(lambda: deque(maxlen=window))
         self.rng = random.Random(seed)
@@ -74,17 +82,29 @@ class SelfImitation:
 
     def replay(self) -> tuple[list[TrainItem], ReplayStats]:
         """``per_update`` buffered successes (fewer while the buffer is smaller) as items for this update."""
-        n = min(self.per_update, len(self.buffer))
-        chosen = self.rng.sample(list(self.buffer.values()), n) if n else []
+        chosen = self._draw()
         items, weights = [], []
         for key, its in chosen:
-            w = max(0.0, 1.0 - self.success_rate(key))
+            w = self._weight(key)
             if w <= 0:
                 continue
             weights.append(w)
             items += [dataclasses.replace(i, advantage=w) for i in its]
         return items, ReplayStats(items=len(items), episodes=len(weights), buffer=len(self.buffer),
                                   weight=round(statistics.fmean(weights), 4) if weights else 0.0)
+
+    def _weight(self, key: str) -> float:
+        return max(0.0, 1.0 - self.success_rate(key))
+
+    def _draw(self) -> list[tuple[str, list[TrainItem]]]:
+        """Uniform: ``per_update`` entries of the buffer. Weight: as many among those with a weight above 0, drawn
+        without replacement in proportion to it (Efraimidis and Spirakis: the largest ``u ** (1 / w)``)."""
+        entries = list(self.buffer.values())
+        if self.draw == "uniform":
+            return self.rng.sample(entries, min(self.per_update, len(entries)))
+        live = [(self.rng.random() ** (1.0 / w), e) for e in entries if (w := self._weight(e[0])) > 0]
+        live.sort(key=lambda t: t[0], reverse=True)
+        return [e for _, e in live[:self.per_update]]
 
     def record(self, groups: Sequence[Sequence[Any]], hindsight: Any = None) -> None:
         """Count every finished episode toward its family's success rate; keep the successful ones' steps, and with
