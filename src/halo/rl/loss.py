@@ -47,7 +47,8 @@ def policy_loss(logprobs_BT: torch.Tensor, sampler_logprobs_BT: torch.Tensor, ad
     the same gradient while the ratio is inside the bounds, and outside them a token keeps a (capped) gradient
     where PPO's is zero. Once an update's first optimizer step has raised a credited token by more than
     log(1 + eps_high) nats, PPO's further epochs leave it there, so an action the explorer found at logprob -10
-    takes dozens of updates to become the policy's own (bench/logprob_moves.py); CISPO moves it on every epoch."""
+    takes dozens of updates to become the policy's own (bench/logprob_moves.py); CISPO moves it on every epoch.
+    Measured on the ladder (issue 40, stop 70, 4 epochs): twice the gain per update, rungs no sooner per CPU-second."""
     mask = mask_BT.to(logprobs_BT.dtype)
     adv_BT = adv.to(logprobs_BT.dtype)
     if adv_BT.dim() == 1:

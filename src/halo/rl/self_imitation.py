@@ -12,7 +12,8 @@ decision (``bench/decision_probe_family.py``): P(right) after 960 samples 0.05 w
 ``draw: weight`` (``grpo.self_imitation_draw``) draws the replayed episodes in proportion to that weight, among
 those whose weight is above 0, instead of uniformly over the buffer: on a ladder the buffer fills with the learned
 rungs' successes (weight near 0, replayed for nothing), and a uniform draw of 48 from ~130 replays a new rung's few
-successes in about one update of three, which is how slowly the rung's new step is learned (issue 40).
+successes in about one update of three. Measured on the ladder (issue 40, stop 70, three seeds to ~1,150 CPU-s):
+no sooner; the rungs above send_body came later by iteration (the learned rungs are held by that replay too).
 """
 
 from __future__ import annotations
