@@ -7,7 +7,10 @@ success to learn from. That part splits again where an iteration's episodes of t
 step itself), and from there the rung waits until its recent success opens the next one (``rest_s``). Read from the result files
 of ``bench/learning_check.py --curriculum ladder``: ``first_drawn_cpu_s`` gives when each rung was first drawn, the
 curve's ``family_success`` when one of a rung's training episodes first succeeded. Two ways to climb faster need
-different levers, and this says which one a run lacked.
+different levers, and this says which one a run lacked. Each time is also given as the training iteration it fell in
+(``iterations``): the same work costs more CPU-seconds on a loaded machine (stop 70's replicate of stop 66 took ~25%
+more CPU an iteration beside a test suite and reached every rung at the same iterations), so runs that did not share
+a machine's load compare by iteration.
 
 Run: .venv/bin/python bench/rung_times.py RESULT.json [RESULT.json ...] [--own 0.25] [--out rung_times.json]
 """
@@ -29,6 +32,13 @@ def _first(curve: list[dict], fam: str, after: float | None, least: float) -> fl
                  if p["cpu_s"] >= after and ((p.get("family_success") or {}).get(fam) or 0) >= least), None)
 
 
+def _iteration(curve: list[dict], cpu_s: float | None) -> int | None:
+    """The iteration of the curve's first point at or past ``cpu_s`` (when that CPU time was reached)."""
+    if cpu_s is None:
+        return None
+    return next((p["iteration"] for p in curve if p["cpu_s"] >= cpu_s), None)
+
+
 def _gap(a: float | None, b: float | None) -> float | None:
     return round(b - a, 1) if a is not None and b is not None else None
 
@@ -36,7 +46,8 @@ def _gap(a: float | None, b: float | None) -> float | None:
 def rung_times(seed: dict, families: list[str], own: float = 0.25) -> dict[str, dict]:
     """Per rung that opened (the ladder's rungs in order, the top one aside): ``opened``, ``first_success``,
     ``own_success`` (an iteration at ``own`` or more) and ``next_opened`` (CPU-s; None if it never happened), and
-    the gaps between them: ``find_s``, ``own_s``, ``rest_s``; ``learn_s`` = own_s + rest_s."""
+    the gaps between them: ``find_s``, ``own_s``, ``rest_s``; ``learn_s`` = own_s + rest_s; ``iterations``: the
+    four times as training iterations."""
     drawn = seed.get("first_drawn_cpu_s") or {}
     curve = seed.get("curve") or []
     out: dict[str, dict] = {}
@@ -52,7 +63,9 @@ def rung_times(seed: dict, families: list[str], own: float = 0.25) -> dict[str, 
             mine = None  # the next rung opened first: the window's success got there without such an iteration
         out[fam] = {"opened": opened, "first_success": first, "own_success": mine, "next_opened": nxt,
                     "find_s": _gap(opened, first), "own_s": _gap(first, mine), "rest_s": _gap(mine, nxt),
-                    "learn_s": _gap(first, nxt)}
+                    "learn_s": _gap(first, nxt),
+                    "iterations": {k: _iteration(curve, t) for k, t in (("opened", opened), ("first_success", first),
+                                                                         ("own_success", mine), ("next_opened", nxt))}}
     return out
 
 
@@ -87,6 +100,8 @@ def main() -> None:
     for run, times in out["runs"].items():
         cells = [f"{k.split('.')[-1]} {v['find_s']}/{v['own_s']}/{v['rest_s']}" for k, v in times.items()]
         print(run, "find/own/rest CPU-s:", ", ".join(cells))
+        print(" " * len(run), "opened at iteration:",
+              ", ".join(f"{k.split('.')[-1]} {v['iterations']['opened']}" for k, v in times.items()))
     finds = [v["find_s"] for t in out["runs"].values() for v in t.values() if v["find_s"] is not None]
     if finds:
         print("median find", statistics.median(finds), "CPU-s;", "pooled", out["pooled"])

@@ -25,13 +25,17 @@ def _seed() -> dict:
              {"cpu_s": 40.0, "family_success": {"f.b": 0.0, "f.top": 0.125}},  # b opened at 35
              {"cpu_s": 60.0, "family_success": {"f.b": 0.0625}},
              {"cpu_s": 90.0, "family_success": {"f.b": 0.125}}]  # c opened at 80, before b's own iteration
+    for i, p in enumerate(curve):
+        p["iteration"] = i
     return {"seed": 0, "first_drawn_cpu_s": {"f.a": 5.0, "f.top": 5.0, "f.b": 35.0, "f.c": 80.0}, "curve": curve}
 
 
 def test_each_rung_splits_into_find_own_and_rest():
     t = rt.rung_times(_seed(), FAMS)
     assert t["f.a"] == {"opened": 5.0, "first_success": 20.0, "own_success": 30.0, "next_opened": 35.0,
-                        "find_s": 15.0, "own_s": 10.0, "rest_s": 5.0, "learn_s": 15.0}
+                        "find_s": 15.0, "own_s": 10.0, "rest_s": 5.0, "learn_s": 15.0,
+                        "iterations": {"opened": 0, "first_success": 1, "own_success": 2, "next_opened": 3}}
+    assert t["f.b"]["iterations"] == {"opened": 3, "first_success": 4, "own_success": None, "next_opened": 5}
     # b: its successes never reached 0.25 in one iteration before c opened; c never succeeded; the top is no rung
     assert (t["f.b"]["find_s"], t["f.b"]["own_s"], t["f.b"]["learn_s"]) == (25.0, None, 20.0)
     assert t["f.c"]["first_success"] is None and t["f.c"]["learn_s"] is None
