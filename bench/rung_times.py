@@ -12,7 +12,8 @@ different levers, and this says which one a run lacked. Each time is also given 
 more CPU an iteration beside a test suite and reached every rung at the same iterations), so runs that did not share
 a machine's load compare by iteration.
 
-Run: .venv/bin/python bench/rung_times.py RESULT.json [RESULT.json ...] [--own 0.25] [--out rung_times.json]
+Run: .venv/bin/python bench/rung_times.py RESULT.json [RESULT.json ...] [--own 0.25] [--family RUNGS]
+     [--out rung_times.json]
 """
 
 from __future__ import annotations
@@ -69,16 +70,22 @@ def rung_times(seed: dict, families: list[str], own: float = 0.25) -> dict[str, 
     return out
 
 
-def summarise(files: list[Path], own: float = 0.25) -> dict:
+def summarise(files: list[Path], own: float = 0.25, family: str | None = None) -> dict:
     """Per file and seed, each rung's times; pooled over everything read, the total CPU-s spent finding and
-    learning on the rungs that opened their successor (both parts known), and the share spent finding."""
+    learning on the rungs that opened their successor (both parts known), and the share spent finding. A file
+    may hold its seeds as a list (``bench/learning_check.py``'s) or by seed (a stopped run's curves, kept by hand);
+    ``family`` (the ladder's rungs in order, comma-separated) serves a file that names none."""
     runs, find, learn = {}, 0.0, 0.0
     for f in files:
         data = json.loads(f.read_text())
-        families = data["family"].split(",") if isinstance(data.get("family"), str) else list(data["family"])
-        for s in data["seeds"]:
+        rungs = data.get("family") or family
+        if not rungs:
+            raise SystemExit(f"{f} names no ladder (its 'family'): give --family RUNG,RUNG,...")
+        families = rungs.split(",") if isinstance(rungs, str) else list(rungs)
+        seeds = data["seeds"].items() if isinstance(data["seeds"], dict) else ((s["seed"], s) for s in data["seeds"])
+        for seed, s in seeds:
             times = rung_times(s, families, own)
-            runs[f"{f.name}:{s['seed']}"] = times
+            runs[f"{f.name}:{seed}"] = times
             for t in times.values():
                 if t["find_s"] is not None and t["learn_s"] is not None:
                     find, learn = find + t["find_s"], learn + t["learn_s"]
@@ -91,12 +98,14 @@ def main() -> None:
     p.add_argument("results", nargs="+", type=Path)
     p.add_argument("--own", type=float, default=0.25, help="an iteration's success on the rung that marks the "
                    "policy taking its new step itself")
+    p.add_argument("--family", default=None, help="the ladder's rungs in order, comma-separated, for a result "
+                   "file that names none")
     p.add_argument("--out", default=None, help="a .json file under bench/results/ (default: print only)")
     a = p.parse_args()
     missing = [str(f) for f in a.results if not f.is_file()]
     if missing:
         raise SystemExit(f"no such result file: {', '.join(missing)}")
-    out = summarise(a.results, a.own)
+    out = summarise(a.results, a.own, a.family)
     for run, times in out["runs"].items():
         cells = [f"{k.split('.')[-1]} {v['find_s']}/{v['own_s']}/{v['rest_s']}" for k, v in times.items()]
         print(run, "find/own/rest CPU-s:", ", ".join(cells))

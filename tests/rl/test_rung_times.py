@@ -49,6 +49,11 @@ def test_summary_pools_rungs_with_both_parts_and_the_cli_refuses_missing_files(t
     out = rt.summarise([f])
     assert out["pooled"] == {"find_s": 40.0, "learn_s": 35.0, "find_share": round(40 / 75, 3)}
     assert set(out["runs"]["run.json:0"]) == {"f.a", "f.b", "f.c"}
+    by_seed = tmp_path / "stopped.json"  # a stopped run's curves, kept by seed, naming no ladder
+    by_seed.write_text(json.dumps({"seeds": {"0": _seed()}}))
+    with pytest.raises(SystemExit, match="--family"):
+        rt.summarise([by_seed])
+    assert rt.summarise([by_seed], family=",".join(FAMS))["runs"]["stopped.json:0"] == out["runs"]["run.json:0"]
     monkeypatch.setattr(sys, "argv", ["rung_times.py", str(tmp_path / "nope.json")])
     with pytest.raises(SystemExit, match="no such result file"):
         rt.main()
