@@ -498,10 +498,10 @@ def main() -> None:
     p.add_argument("--alerts", action=argparse.BooleanOptionalAction, default=None,
                    help="the mode's prompt.alerts (an 'Alert: ...' line with the page's alert texts, such as a "
                         "form refusing Send); default the mode's")
-    p.add_argument("--fields-layout", choices=("inline", "split", "split_last"), default=None,
+    p.add_argument("--fields-layout", choices=("inline", "split", "split_last", "empty_ids"), default=None,
                    help="the mode's prompt.fields_layout (split: a line of filled fields, a line of empty ones; "
-                        "split_last: the same after the goal, the empty ones last); "
-                        "default the mode's")
+                        "split_last: the same after the goal, the empty ones last; empty_ids: split_last with "
+                        "ids on the Empty line only); default the mode's")
     p.add_argument("--element-ids", choices=("page", "stable"), default=None,
                    help="the mode's prompt.element_ids (stable: each element under an id from its role and name, the "
                         "same on every page; page: the env's counters); default the mode's")

@@ -196,6 +196,13 @@ def test_fields_show_a_chip_input_by_its_chips_and_split_filled_from_empty():
         "Done: click [4]", "Goal: Sign in with jane@example.com", "Filled: [180] To recipients: 'Peter Green'",
         "Empty: [5] Search mail; [183] Subject"]
     assert build_prompt(make_obs(elements=whole, last_actions=()), last).user_text.splitlines()[-1] == "Empty: none"
+    # empty_ids: split_last's lines with ids on the Empty line only (a filled field's id is not in the prompt)
+    ids = dataclasses.replace(inline, fields_layout="empty_ids")
+    assert build_prompt(obs, ids).user_text.splitlines() == [
+        "Done: click [4]", "Goal: Sign in with jane@example.com", "Filled: To recipients: 'Peter Green'",
+        "Empty: [5] Search mail; [183] Subject"]
+    assert build_prompt(make_obs(elements=whole, last_actions=()), ids).user_text.splitlines()[-2:] == [
+        "Filled: To recipients: 'Peter Green'; Subject: 'Hi'", "Empty: none"]
     with pytest.raises(ValueError):
         PromptConfig(fields_layout="table")
 

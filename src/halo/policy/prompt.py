@@ -84,7 +84,10 @@ class PromptConfig:
     # split_last: the same two lines after the goal, Empty last: the reply's first token is read at the end of the
     # Empty line, so "none" and "[x] Subject" differ in the tokens nearest it (a policy that clicks Send with a field
     # empty does not tell the two apart when they sit above the goal)
-    fields_layout: Literal["inline", "split", "split_last"] = "inline"
+    # empty_ids: split_last with the element ids on the Empty line only ("Filled: Subject: 'Weekend plans'"), so the
+    # id to type into is an id the prompt holds, and a filled field's id is not there to be copied (measured:
+    # bench/field_choice_probe.py)
+    fields_layout: Literal["inline", "split", "split_last", "empty_ids"] = "inline"
     # page: the env's ids (page order: a chip before a form shifts every id after it); stable: each element under an
     # id from its role and name, the same on every page it is on (halo.policy.element_ids)
     element_ids: Literal["page", "stable"] = "page"
@@ -226,6 +229,9 @@ def fields_lines(obs: Observation, cfg: PromptConfig) -> list[str]:
             rows.append((i, " ".join(el.name.split())[:cfg.tree_name_chars], value[:cfg.fields_value_chars]))
     if not rows:
         return []
+    if cfg.fields_layout == "empty_ids":
+        return [f"Filled: {'; '.join(f'{n}: {v!r}' for i, n, v in rows if v) or 'none'}",
+                f"Empty: {'; '.join(f'[{i}] {n}' for i, n, v in rows if not v) or 'none'}"]
     if cfg.fields_layout in ("split", "split_last"):
         return [f"Filled: {'; '.join(f'[{i}] {n}: {v!r}' for i, n, v in rows if v) or 'none'}",
                 f"Empty: {'; '.join(f'[{i}] {n}' for i, n, v in rows if not v) or 'none'}"]
@@ -257,7 +263,7 @@ def user_text(obs: Observation, cfg: PromptConfig) -> str:
             lines.append(f"Failed: {obs.last_action_error}")
         lines += alert_lines(obs, cfg)
         fields = fields_lines(obs, cfg) if cfg.fields else []
-        if cfg.fields_layout == "split_last":
+        if cfg.fields_layout in ("split_last", "empty_ids"):
             return "\n".join(lines + tree_lines(obs, cfg) + [f"Goal: {obs.goal}"] + fields)
         return "\n".join(lines + fields + tree_lines(obs, cfg) + [f"Goal: {obs.goal}"])
     lines = [f"Goal: {obs.goal}", f"Current URL: {obs.url}", f"Step: {obs.step}"]

@@ -1,0 +1,317 @@
+"""The ladder's slow choice alone: which field to type into, told only by the prompt's Filled/Empty lines (issue 40).
+
+On the GoMail ladder a rung's first success comes quickly and then takes ~10-40 iterations to be learned (stop 70,
+``bench/rung_times.py``: 88% of a rung's CPU time); on send_title the policy keeps filling Message Body, the step of
+the rung below, while the page differs only in which field its Empty line names. This probe takes that first step
+alone, on the real pages: the start pages of ``gomail.send_body`` (Subject filled, Message Body empty) and
+``gomail.send_title`` (the other way round) for 8 training instances each, opened once on REAL-local; the tiny model
+from random initialisation in the ladder's tiny_text interface (``--fields --fields-layout ...``, stable element
+ids, fill/click/go_back, values named by the goal's position ``#1``/``#2``); replies sampled by the policy itself
+(``sample_prompt``: the grammar, jump-forward, the same tokens a rollout gets); a reply is right when it fills the
+empty field with the goal's string for it (reward 1, else 0); and updates by HALO's own learner (``LoRALearner``:
+Dr. GRPO advantages per group of 8, zero-variance groups dropped, PPO or CISPO, the entropy bonus, the head trained,
+self-imitation of past right replies weighted by 1 - that page kind's recent success), as the ladder's GRPO does;
+the ladder's explorer draws whole replies (values drawn whole, untried ones first) for a share of each group that
+falls with the kind's recent success.
+
+Phase 1 draws two body pages an update until the body's recent success (the last 5 updates) reaches 0.8; phase 2
+draws one body and one title page (the ladder's frontier and the rung below) until both are at 0.8. A run's
+number is phase 2's updates to that point (``title_updates``), the new rung's learning alone, with where the
+wrong replies went (not a fill, the wrong field, the right field with the wrong value). Each config runs on
+``--seeds``; configs differ by one thing from the ladder's (configs/ladder.yaml). Writes
+bench/results/field_choice_probe.json (``--out``).
+
+    .venv/bin/python bench/field_choice_probe.py [--seeds 0,1,2] [--only NAME;NAME] [--max-updates 250]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import collections
+import dataclasses
+import json
+import pickle
+import random
+import re
+import statistics
+import sys
+import time
+import types
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+KINDS = ("body", "title")
+FIELD = {"body": "Message Body", "title": "Subject"}  # the field each kind's start page leaves empty
+WINDOW, TARGET = 5, 0.8  # recent success: the mean over the last WINDOW updates' groups of that kind
+
+
+@dataclasses.dataclass(frozen=True)
+class Config:
+    layout: str = "split_last"
+    objective: str = "ppo"  # or "cispo"; "supervised": no policy gradient, each drawn page told its right reply (the
+    # last one found for its kind: values named by position are right on every page of it) by likelihood, weight 8
+    epochs: int = 2
+    lr: float = 3e-3
+    entropy: float = 0.01
+    replay: int = 16  # past right replies replayed an update (0: none)
+    explore: float = 0.5  # a group's share of whole replies drawn by the explorer, times 1 - the kind's recent success
+    group: int = 8
+    draw: str = "uniform"  # the replayed replies drawn uniformly, or "weight": by 1 - their kind's recent success
+    baseline: str = "group"  # "batch": an all-wrong group scored against the update's mean reward (not dropped)
+    explore_fill: bool = False  # grpo.explore_fill: explored replies fill while a quoted string is untyped
+    hidden: int = 64  # the tiny model's width (halo.policy.tiny.HIDDEN: 64)
+    pages: int = 1  # pages of each kind drawn an update (phase 1: twice this many body pages)
+    alpha: int = 16  # LoRA's alpha (rank 8: scale alpha / rank = 2)
+    loraplus: float = 1.0  # LoRA+: the B matrices' learning rate this many times A's (1: one rate)
+
+
+CONFIGS = {
+    "ladder (split_last, PPO, 2 epochs, lr 3e-3)": Config(),
+    "CISPO, 4 epochs": Config(objective="cispo", epochs=4),
+    "layout split (Filled/Empty above the goal)": Config(layout="split"),
+    "layout inline (one Fields line)": Config(layout="inline"),
+    "layout empty_ids (ids on the Empty line only)": Config(layout="empty_ids"),
+    "lr 6e-3": Config(lr=6e-3),
+    "no replay": Config(replay=0),
+    "supervised (every right reply found, learned by likelihood)": Config(objective="supervised", replay=0),
+    "supervised, layout empty_ids": Config(objective="supervised", replay=0, layout="empty_ids"),
+    "supervised, layout split": Config(objective="supervised", replay=0, layout="split"),
+    "supervised, layout inline": Config(objective="supervised", replay=0, layout="inline"),
+    "supervised, lr 1e-2": Config(objective="supervised", replay=0, lr=1e-2),
+    "supervised, 4 steps an update": Config(objective="supervised", replay=0, epochs=4),
+    "supervised, 4 pages of each kind an update": Config(objective="supervised", replay=0, pages=4),
+    "supervised, hidden 128": Config(objective="supervised", replay=0, hidden=128),
+    "hidden 128": Config(hidden=128),
+    "supervised, LoRA alpha 64": Config(objective="supervised", replay=0, alpha=64),
+    "supervised, LoRA+ (B at 16x the rate)": Config(objective="supervised", replay=0, loraplus=16),
+    "LoRA alpha 64": Config(alpha=64),
+    "LoRA+ (B at 16x the rate)": Config(loraplus=16),
+    "replay drawn by weight": Config(draw="weight"),
+    "all-wrong groups against the batch mean": Config(baseline="batch"),
+    "explorer's fill prior": Config(explore_fill=True),
+    "explore 0.8": Config(explore=0.8),
+}
+
+
+def norm(v: str) -> str:
+    return " ".join((v or "").split()).casefold()
+
+
+async def open_pages(n: int) -> dict[str, list]:
+    """The start page (an Observation) of ``n`` training instances of send_body and send_title (the same ``n``: the
+    rungs share gomail.send's instances)."""
+    from halo.env.browser import BrowserPool
+    from halo.env.env import BrowserEnv
+    from halo.tasks.resolve import resolve_tasks
+    from real_local.server import SitesServer
+
+    out: dict[str, list] = {}
+    with SitesServer() as urls:
+        async with BrowserPool() as pool:
+            env = BrowserEnv(pool, max_steps=10)
+            for kind in KINDS:
+                out[kind] = []
+                tasks = resolve_tasks([f"gomail.send_{kind}@train"], "local", urls)
+                for task in random.Random(0).sample(tasks, n):  # the same instances of both kinds (one shared space)
+                    out[kind].append(await env.reset(task))
+                    await env.close()
+    return out
+
+
+def right_answer(obs, kind: str) -> tuple[str, str]:
+    """(the empty field's env id, the goal's string for it: the quoted string no field holds yet)."""
+    (eid,) = [i for i, el in obs.elements.items() if " ".join((el.name or "").split()) == FIELD[kind]
+              and not (el.value or "").strip()]
+    held = {norm(el.value) for el in obs.elements.values() if el.value}
+    (value,) = [q for q in re.findall(r'"([^"]+)"', obs.goal) if norm(q) not in held]
+    return eid, norm(value)
+
+
+def outcome(sample, right: tuple[str, str]) -> str:
+    from halo.env.actions import Fill
+
+    act = sample.action
+    if not isinstance(act, Fill):
+        return "not a fill"
+    if act.element != right[0]:
+        return "wrong field"
+    return "right" if norm(act.value) == right[1] else "wrong value"
+
+
+def run(name: str, cfg: Config, seed: int, pages: dict[str, list], max_updates: int, model_root: Path) -> dict:
+    import torch
+
+    from halo.policy.modes import get_mode, make_policy
+    from halo.policy.tiny import build_tiny_model, is_tiny_model
+    from halo.rl.advantages import group_advantages
+    from halo.rl.config import LoRASettings, OptimSettings
+    from halo.rl.learner import LoRALearner, step_item
+
+    md = model_root / (f"tiny-seed{seed}" + (f"-h{cfg.hidden}" if cfg.hidden != 64 else ""))
+    if not is_tiny_model(md):
+        build_tiny_model(md, seed=seed, hidden=cfg.hidden)
+    torch.manual_seed(seed)
+    rng = random.Random(seed)
+    mode = get_mode("tiny_text").with_overrides(
+        model=str(md), seed=seed, element_roles="by_action", phrase_words=1, fields=True, fields_layout=cfg.layout,
+        element_ids="stable", actions=["click", "fill", "go_back"]).for_training()
+    policy = make_policy(mode)
+    dec = mode.decoding_config()
+    policy.explore_per_reply, policy.explore_values, policy.explore_novel = True, True, True  # the ladder's explorer
+    policy.explore_fill = cfg.explore_fill
+    lora = LoRASettings(rank=8, alpha=cfg.alpha, target_modules=("q_proj", "k_proj", "v_proj", "o_proj"),
+                        modules_to_save=("lm_head",))
+    optim = OptimSettings(lr=cfg.lr, entropy_coef=cfg.entropy, max_tokens=dec.max_tokens,
+                          objective="ppo" if cfg.objective == "supervised" else cfg.objective)
+    learner = LoRALearner(policy, lora, optim, temperature=1.0)
+    if cfg.loraplus != 1:  # LoRA+ (Hayou et al. 2024): B's rate a multiple of A's (and of the head's)
+        b = [p for n, p in learner.model.named_parameters() if p.requires_grad and "lora_B" in n]
+        rest = [p for n, p in learner.model.named_parameters() if p.requires_grad and "lora_B" not in n]
+        learner.optimizer = torch.optim.AdamW([{"params": rest, "lr": cfg.lr},
+                                               {"params": b, "lr": cfg.lr * cfg.loraplus}], lr=cfg.lr, weight_decay=0.0)
+    prompts = {k: [(policy.build_prompt(o), o, right_answer(o, k)) for o in pages[k]] for k in KINDS}
+    recent: dict[str, collections.deque] = {k: collections.deque(maxlen=WINDOW) for k in KINDS}
+    buffer: list[tuple[str, object]] = []  # (kind, a right reply's TrainItem), oldest first
+    curve, phase, phase2_at, done_at, found_at, t0 = [], 1, None, None, None, time.process_time()
+    wrong: dict[str, collections.Counter] = {k: collections.Counter() for k in KINDS}
+
+    def rate(k: str) -> float:
+        return statistics.fmean(recent[k]) if recent[k] else 0.0
+
+    for update in range(1, max_updates + 1):
+        kinds = ["body", "body"] * cfg.pages if phase == 1 else ["body", "title"] * cfg.pages
+        items, row, flat = [], {"update": update, "phase": phase}, []
+        for k in kinds:
+            prompt, obs, right = rng.choice(prompts[k])
+            policy.explore = cfg.explore * (1.0 - rate(k))  # the ladder's explore_adapt: by the kind's failure rate
+            samples = asyncio.run(policy.sample_prompt(prompt, obs, cfg.group, 1.0))
+            outs = [outcome(s, right) for s in samples]
+            rewards = [1.0 if o == "right" else 0.0 for o in outs]
+            recent[k].append(statistics.fmean(rewards))
+            row[k] = round(statistics.fmean(rewards), 3)
+            if phase == 2:
+                wrong[k].update(outs)
+                if k == "title" and found_at is None and max(rewards):
+                    found_at = update
+            for s, r in zip(samples, rewards):
+                if r:
+                    buffer.append((k, step_item(types.SimpleNamespace(prompt=prompt, sample=s), 1.0, replayed=True)))
+            flat.append((prompt, samples, rewards))
+        mean = statistics.fmean(r for _, _, rs in flat for r in rs)
+        for (prompt, _, _), k in zip(flat, kinds) if cfg.objective == "supervised" else ():
+            known = next((it for kk, it in reversed(buffer) if kk == k), None)  # values by position: right on any page
+            if known is not None:
+                items.append(dataclasses.replace(known, prompt=prompt, prompt_tokens=None, advantage=cfg.group))
+        for prompt, samples, rewards in flat if cfg.objective != "supervised" else ():
+            if max(rewards) > min(rewards):
+                advs = group_advantages(rewards)
+            elif cfg.baseline == "batch" and rewards[0] != mean:
+                advs = [r - mean for r in rewards]
+            else:
+                continue
+            items += [step_item(types.SimpleNamespace(prompt=prompt, sample=s), a) for s, a in zip(samples, advs)]
+        del buffer[:-1024]
+        if cfg.replay and buffer:
+            weights = [max(1.0 - rate(k), 0.0) for k, _ in buffer]
+            if cfg.draw == "weight" and any(weights):
+                drawn = rng.choices(buffer, weights, k=cfg.replay)
+            else:
+                drawn = rng.sample(buffer, min(cfg.replay, len(buffer)))
+            for k, it in drawn:
+                w = max(1.0 - rate(k), 0.0)
+                if w > 0:
+                    items.append(dataclasses.replace(it, advantage=w))
+        if items:
+            learner.update(items, cfg.epochs)
+        row.update(body_recent=round(rate("body"), 3), title_recent=round(rate("title"), 3),
+                   cpu_s=round(time.process_time() - t0, 1))
+        curve.append(row)
+        if phase == 1 and len(recent["body"]) == WINDOW and rate("body") >= TARGET:
+            phase, phase2_at = 2, update
+            recent["title"].clear()
+        elif phase == 2 and len(recent["title"]) == WINDOW and min(rate("body"), rate("title")) >= TARGET:
+            done_at = update
+            break
+        if update % 10 == 0:
+            print(f"  [{name}] seed {seed} update {update} phase {phase}: body {rate('body'):.2f} "
+                  f"title {rate('title'):.2f} ({row['cpu_s']:.0f} CPU-s)", flush=True)
+    return {"name": name, "seed": seed, **dataclasses.asdict(cfg), "pages": {k: len(v) for k, v in pages.items()},
+            "body_updates": phase2_at, "title_updates": done_at - phase2_at if done_at and phase2_at else None,
+            "title_first_right": found_at - phase2_at if found_at and phase2_at else None,
+            "updates": len(curve), "cpu_s": curve[-1]["cpu_s"],
+            "phase2_outcomes": {k: dict(v) for k, v in wrong.items()}, "curve": curve}
+
+
+def plot(results: list[dict], path: Path) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    names = list(dict.fromkeys(r["name"] for r in results))
+    fig, ax = plt.subplots(figsize=(9, 5))
+    for i, name in enumerate(names):
+        for j, r in enumerate(x for x in results if x["name"] == name):
+            pts = [(c["update"] - r["body_updates"], c["title_recent"]) for c in r["curve"]
+                   if r["body_updates"] and c["phase"] == 2]
+            if pts:
+                ax.plot(*zip(*pts), color=f"C{i}", alpha=0.85, label=name if j == 0 else None)
+    ax.axhline(TARGET, color="black", ls="--", lw=0.8)
+    ax.set_xlabel("updates since the title pages joined (one body + one title page of 8 replies an update)")
+    ax.set_ylabel(f"right replies on title pages (last {WINDOW} updates)")
+    ax.set_ylim(0, 1.02)
+    ax.set_title("The field choice alone: Subject empty after Message Body was learned (tiny Qwen3-VL, LoRA)")
+    ax.legend(fontsize=8, loc="lower right")
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--seeds", default="0,1,2")
+    ap.add_argument("--only", default="", help="config names, separated by semicolons")
+    ap.add_argument("--max-updates", type=int, default=250, help="per run, both phases")
+    ap.add_argument("--pages", type=int, default=8, help="training instances of each kind")
+    ap.add_argument("--model-root", default="/tmp/halo-field-probe")
+    ap.add_argument("--out", default=str(ROOT / "bench" / "results" / "field_choice_probe.json"))
+    ap.add_argument("--merge", default="", help="result files of runs made apart (comma-separated): their results "
+                                                "into --out and its plot, nothing run")
+    a = ap.parse_args()
+    if a.merge:
+        parts = [json.loads(Path(f).read_text()) for f in a.merge.split(",")]
+        results = [r for part in parts for r in part["results"]]
+        Path(a.out).write_text(json.dumps({**parts[0], "results": results}, indent=1) + "\n")
+        plot(results, Path(a.out).with_suffix(".png"))
+        summary(results)
+        return
+    names = [n for n in CONFIGS if not a.only or n in a.only.split(";")]
+    if not names:
+        sys.exit(f"--only: no config named {a.only!r}; known: {'; '.join(CONFIGS)}")
+    root = Path(a.model_root)
+    root.mkdir(parents=True, exist_ok=True)
+    cache = root / f"pages-{a.pages}.pkl"
+    if not cache.is_file():
+        cache.write_bytes(pickle.dumps(asyncio.run(open_pages(a.pages))))
+    pages = pickle.loads(cache.read_bytes())
+    out = Path(a.out)
+    results = json.loads(out.read_text())["results"] if out.is_file() and a.only else []
+    for name in names:
+        for seed in (int(s) for s in a.seeds.split(",")):
+            results = [r for r in results if (r["name"], r["seed"]) != (name, seed)]
+            results.append(run(name, CONFIGS[name], seed, pages, a.max_updates, root))
+            out.write_text(json.dumps({"pages": a.pages, "target": TARGET, "window": WINDOW,
+                                       "results": results}, indent=1) + "\n")
+    plot(results, out.with_suffix(".png"))
+    summary(results)
+
+
+def summary(results: list[dict]) -> None:
+    for r in results:
+        print(f"{r['name']:<48} seed {r['seed']}: body {r['body_updates']} updates, then title "
+              f"{r['title_updates']} (first right {r['title_first_right']}; {r['updates']} updates, "
+              f"{r['cpu_s']} CPU-s)")
+
+
+if __name__ == "__main__":
+    main()

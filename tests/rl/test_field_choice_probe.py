@@ -1,0 +1,70 @@
+"""bench/field_choice_probe.py: the ladder's field choice alone (which empty field to type into), graded and learned."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+
+import pytest
+
+_ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(_ROOT / "tests" / "policy"))
+_spec = importlib.util.spec_from_file_location("field_choice_probe", _ROOT / "bench" / "field_choice_probe.py")
+fcp = importlib.util.module_from_spec(_spec)
+sys.modules["field_choice_probe"] = fcp  # its dataclass looks its module up
+_spec.loader.exec_module(fcp)
+
+from policy_helpers import make_obs  # noqa: E402
+
+from halo.env.actions import Click, Fill  # noqa: E402
+from halo.env.types import Element  # noqa: E402
+
+GOAL = 'Write an email to Kevin Moore titled "Invoice": "The invoice was paid this morning."'
+
+
+def page(kind: str):
+    """A compose window as send_body (Subject filled) or send_title (Message Body filled) opens it."""
+    subject, body = ("Invoice", "") if kind == "body" else ("", "The invoice was paid this morning.")
+    return make_obs(goal=GOAL, last_actions=(), elements={
+        "5": Element("5", "textbox", "Search mail", (10, 10, 200, 30), value=""),
+        "180": Element("180", "button", "Remove Kevin Moore", (500, 150, 20, 20)),
+        "181": Element("181", "textbox", "To recipients", (500, 150, 280, 30), value=""),
+        "184": Element("184", "textbox", "Subject", (500, 200, 280, 40), value=subject),
+        "185": Element("185", "textbox", "Message Body", (500, 250, 280, 200), value=body),
+        "186": Element("186", "button", "Send", (500, 460, 80, 30))})
+
+
+def test_the_right_reply_fills_the_empty_field_with_its_string():
+    # the subject "Invoice" is a word of the body: the value typed is told by the field's whole value, not a part
+    assert fcp.right_answer(page("body"), "body") == ("185", "the invoice was paid this morning.")
+    assert fcp.right_answer(page("title"), "title") == ("184", "invoice")
+
+    class S:  # a sampled reply as the probe reads it: its parsed action
+        def __init__(self, action):
+            self.action = action
+
+    right = fcp.right_answer(page("title"), "title")
+    assert fcp.outcome(S(Fill("184", "Invoice")), right) == "right"
+    assert fcp.outcome(S(Fill("185", "Invoice")), right) == "wrong field"
+    assert fcp.outcome(S(Fill("184", "Kevin")), right) == "wrong value"
+    assert fcp.outcome(S(Click("186")), right) == "not a fill"
+    assert fcp.outcome(S(None), right) == "not a fill"
+
+
+@pytest.mark.slow
+def test_a_run_samples_grades_and_updates_through_the_learner(tiny_model, tmp_path):
+    """Three updates from the real tiny model on both kinds of page: each update's groups graded, the phases kept,
+    and the adapter moved by HALO's learner (the probe's numbers come from this path)."""
+    import torch
+
+    (tmp_path / "tiny-seed0").symlink_to(tiny_model)
+    pages = {"body": [page("body")], "title": [page("title")]}
+    cfg = fcp.Config(objective="ppo", replay=4)
+    torch.set_num_threads(1)
+    r = fcp.run("test", cfg, 0, pages, 3, tmp_path)
+    assert r["updates"] == 3 and [c["update"] for c in r["curve"]] == [1, 2, 3]
+    assert all(c["phase"] == 1 and 0 <= c["body"] <= 1 and "title" not in c for c in r["curve"])
+    assert r["body_updates"] is None and r["title_updates"] is None and r["cpu_s"] > 0
+    sup = fcp.run("test", fcp.Config(objective="supervised", replay=0), 0, pages, 2, tmp_path)
+    assert sup["updates"] == 2
