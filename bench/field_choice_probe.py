@@ -17,11 +17,16 @@ falls with the kind's recent success.
 Phase 1 draws two body pages an update until the body's recent success (the last 5 updates) reaches 0.8; phase 2
 draws one body and one title page (the ladder's frontier and the rung below) until both are at 0.8. A run's
 number is phase 2's updates to that point (``title_updates``), the new rung's learning alone, with where the
-wrong replies went (not a fill, the wrong field, the right field with the wrong value). Each config runs on
-``--seeds``; configs differ by one thing from the ladder's (configs/ladder.yaml). Writes
-bench/results/field_choice_probe.json (``--out``).
+wrong replies went (not a fill, the wrong field, the right field with the wrong value), and the title pages'
+success over phase 2's first 150 updates (the summary). Each config runs on ``--seeds``; configs differ by one thing
+from the ladder's (configs/ladder.yaml): the layout, the objective, the rate, replay, the explorer, the model's
+width, LoRA's scale. ``supervised`` configs learn the right reply's likelihood on every drawn page instead (once one
+of its kind has been found): the bound on how fast the model learns the choice at all. Writes
+bench/results/field_choice_probe.json (``--out``) and a plot beside it; ``--merge`` joins files of runs made apart
+(two processes on two cores).
 
     .venv/bin/python bench/field_choice_probe.py [--seeds 0,1,2] [--only NAME;NAME] [--max-updates 250]
+    .venv/bin/python bench/field_choice_probe.py --merge a.json,b.json
 """
 
 from __future__ import annotations
@@ -91,6 +96,8 @@ CONFIGS = {
     "all-wrong groups against the batch mean": Config(baseline="batch"),
     "explorer's fill prior": Config(explore_fill=True),
     "explore 0.8": Config(explore=0.8),
+    "empty_ids + fill prior": Config(layout="empty_ids", explore_fill=True),
+    "empty_ids + fill prior + replay drawn by weight": Config(layout="empty_ids", explore_fill=True, draw="weight"),
 }
 
 
@@ -243,26 +250,44 @@ def run(name: str, cfg: Config, seed: int, pages: dict[str, list], max_updates: 
             "phase2_outcomes": {k: dict(v) for k, v in wrong.items()}, "curve": curve}
 
 
-def plot(results: list[dict], path: Path) -> None:
+PLOTTED = ("ladder (split_last, PPO, 2 epochs, lr 3e-3)", "layout empty_ids (ids on the Empty line only)",
+           "explorer's fill prior", "replay drawn by weight", "CISPO, 4 epochs",
+           "supervised (every right reply found, learned by likelihood)")
+
+
+def padded_title(r: dict, n: int) -> list[float]:
+    """A run's title-page success per update over phase 2's first ``n`` updates; a run that met the target and
+    stopped is carried on at its last WINDOW updates' rate."""
+    ph = [c["title"] for c in r["curve"] if c["phase"] == 2]
+    if not ph:
+        return []
+    tail = statistics.fmean(ph[-WINDOW:]) if r["title_updates"] else ph[-1]
+    return (ph + [tail] * n)[:n]
+
+
+def plot(results: list[dict], path: Path, n: int = 150) -> None:
+    """Each plotted config's title-page success, the mean over its seeds, by update since the title pages joined."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    names = list(dict.fromkeys(r["name"] for r in results))
     fig, ax = plt.subplots(figsize=(9, 5))
-    for i, name in enumerate(names):
-        for j, r in enumerate(x for x in results if x["name"] == name):
-            pts = [(c["update"] - r["body_updates"], c["title_recent"]) for c in r["curve"]
-                   if r["body_updates"] and c["phase"] == 2]
-            if pts:
-                ax.plot(*zip(*pts), color=f"C{i}", alpha=0.85, label=name if j == 0 else None)
-    ax.axhline(TARGET, color="black", ls="--", lw=0.8)
+    for i, name in enumerate(x for x in PLOTTED if any(r["name"] == x for r in results)):
+        runs = [padded_title(r, n) for r in results if r["name"] == name and r["body_updates"]]
+        runs = [x for x in runs if x]
+        if not runs:
+            continue
+        mean = [statistics.fmean(x[t] for x in runs) for t in range(n)]
+        mean = [statistics.fmean(mean[max(0, t - WINDOW + 1):t + 1]) for t in range(n)]  # the last WINDOW updates
+        ax.plot(range(1, n + 1), mean, color="black" if name.startswith("supervised") else f"C{i}",
+                ls="--" if name.startswith("supervised") else "-", label=f"{name} ({len(runs)} seeds)")
+    ax.axhline(TARGET, color="gray", ls=":", lw=0.8)
     ax.set_xlabel("updates since the title pages joined (one body + one title page of 8 replies an update)")
-    ax.set_ylabel(f"right replies on title pages (last {WINDOW} updates)")
+    ax.set_ylabel(f"right replies on title pages (mean over seeds, last {WINDOW} updates)")
     ax.set_ylim(0, 1.02)
     ax.set_title("The field choice alone: Subject empty after Message Body was learned (tiny Qwen3-VL, LoRA)")
-    ax.legend(fontsize=8, loc="lower right")
+    ax.legend(fontsize=8, loc="upper left")
     fig.tight_layout()
     fig.savefig(path, dpi=110)
 
@@ -281,7 +306,7 @@ def main() -> None:
     if a.merge:
         parts = [json.loads(Path(f).read_text()) for f in a.merge.split(",")]
         results = [r for part in parts for r in part["results"]]
-        Path(a.out).write_text(json.dumps({**parts[0], "results": results}, indent=1) + "\n")
+        write(Path(a.out), {**parts[0], "results": results})
         plot(results, Path(a.out).with_suffix(".png"))
         summary(results)
         return
@@ -300,17 +325,28 @@ def main() -> None:
         for seed in (int(s) for s in a.seeds.split(",")):
             results = [r for r in results if (r["name"], r["seed"]) != (name, seed)]
             results.append(run(name, CONFIGS[name], seed, pages, a.max_updates, root))
-            out.write_text(json.dumps({"pages": a.pages, "target": TARGET, "window": WINDOW,
-                                       "results": results}, indent=1) + "\n")
+            write(out, {"pages": a.pages, "target": TARGET, "window": WINDOW, "results": results})
     plot(results, out.with_suffix(".png"))
     summary(results)
 
 
-def summary(results: list[dict]) -> None:
-    for r in results:
-        print(f"{r['name']:<48} seed {r['seed']}: body {r['body_updates']} updates, then title "
-              f"{r['title_updates']} (first right {r['title_first_right']}; {r['updates']} updates, "
-              f"{r['cpu_s']} CPU-s)")
+def write(path: Path, data: dict) -> None:
+    """The result file, one run a line (each run's curve has a row per update)."""
+    head = json.dumps({k: v for k, v in data.items() if k != "results"})[:-1]
+    rows = ",\n".join(json.dumps(r, separators=(",", ":")) for r in data["results"])
+    path.write_text(f'{head}, "results": [\n{rows}\n]}}\n')
+
+
+def summary(results: list[dict], n: int = 150) -> None:
+    """Per config: each seed's phase-2 updates to the target (">N": not within the run) and the mean title-page
+    success over phase 2's first ``n`` updates."""
+    for name in dict.fromkeys(r["name"] for r in results):
+        runs = sorted((r for r in results if r["name"] == name), key=lambda r: r["seed"])
+        to = [str(r["title_updates"]) if r["title_updates"] else
+              f">{sum(c['phase'] == 2 for c in r['curve'])}" for r in runs]
+        means = [statistics.fmean(x) for x in (padded_title(r, n) for r in runs) if x]
+        print(f"{name:<60} seeds {len(runs)}: to {TARGET} in {', '.join(to)} updates; title success over "
+              f"{n} updates {statistics.fmean(means) if means else float('nan'):.2f}")
 
 
 if __name__ == "__main__":
