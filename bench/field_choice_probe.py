@@ -16,16 +16,20 @@ falls with the kind's recent success.
 
 Phase 1 draws two body pages an update until the body's recent success (the last 5 updates) reaches 0.8; phase 2
 draws one body and one title page (the ladder's frontier and the rung below) until both are at 0.8. A run's
-number is phase 2's updates to that point (``title_updates``), the new rung's learning alone, with where the
+number is phase 2's updates to that point (``upper_updates``), the new rung's learning alone, with where the
 wrong replies went (not a fill, the wrong field, the right field with the wrong value), and the title pages'
-success over phase 2's first 150 updates (the summary). Each config runs on ``--seeds``; configs differ by one thing
+success over phase 2's first 150 updates (the summary). ``--kinds click,body`` poses the ladder's other recurring
+choice instead: send_click's page (every field filled: click Send) learned first, then send_body's (fill the empty
+Message Body, not Send). Each config runs on ``--seeds``; configs differ by one thing
 from the ladder's (configs/ladder.yaml): the layout, the objective, the rate, replay, the explorer, the model's
 width, LoRA's scale. ``supervised`` configs learn the right reply's likelihood on every drawn page instead (once one
 of its kind has been found): the bound on how fast the model learns the choice at all. Writes
-bench/results/field_choice_probe.json (``--out``) and a plot beside it; ``--merge`` joins files of runs made apart
-(two processes on two cores).
+bench/results/field_choice_probe.json (``--out``; the runs already there are kept, a rerun of a config, seed and
+pair of kinds replaces its own) and a plot beside it; ``--merge`` joins files of runs made apart (two processes on
+two cores).
 
     .venv/bin/python bench/field_choice_probe.py [--seeds 0,1,2] [--only NAME;NAME] [--max-updates 250]
+    .venv/bin/python bench/field_choice_probe.py --kinds click,body --only "ladder (split_last, PPO, 2 epochs, lr 3e-3)"
     .venv/bin/python bench/field_choice_probe.py --merge a.json,b.json
 """
 
@@ -46,8 +50,10 @@ import types
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-KINDS = ("body", "title")
-FIELD = {"body": "Message Body", "title": "Subject"}  # the field each kind's start page leaves empty
+# the ladder's rungs whose start pages the probe opens, and the one right first step on each: click Send (every field
+# filled), or fill the field the page leaves empty
+KINDS = {"click": "gomail.send_click", "body": "gomail.send_body", "title": "gomail.send_title"}
+FIELD = {"body": "Message Body", "title": "Subject"}
 WINDOW, TARGET = 5, 0.8  # recent success: the mean over the last WINDOW updates' groups of that kind
 
 
@@ -66,7 +72,7 @@ class Config:
     baseline: str = "group"  # "batch": an all-wrong group scored against the update's mean reward (not dropped)
     explore_fill: bool = False  # grpo.explore_fill: explored replies fill while a quoted string is untyped
     hidden: int = 64  # the tiny model's width (halo.policy.tiny.HIDDEN: 64)
-    pages: int = 1  # pages of each kind drawn an update (phase 1: twice this many body pages)
+    pages: int = 1  # pages of each kind drawn an update (phase 1: twice this many of the lower kind)
     alpha: int = 16  # LoRA's alpha (rank 8: scale alpha / rank = 2)
     loraplus: float = 1.0  # LoRA+: the B matrices' learning rate this many times A's (1: one rate)
 
@@ -105,9 +111,9 @@ def norm(v: str) -> str:
     return " ".join((v or "").split()).casefold()
 
 
-async def open_pages(n: int) -> dict[str, list]:
-    """The start page (an Observation) of ``n`` training instances of send_body and send_title (the same ``n``: the
-    rungs share gomail.send's instances)."""
+async def open_pages(n: int, kinds: tuple[str, ...]) -> dict[str, list]:
+    """The start page (an Observation) of ``n`` training instances of each kind's rung (the same ``n``: the rungs
+    share gomail.send's instances)."""
     from halo.env.browser import BrowserPool
     from halo.env.env import BrowserEnv
     from halo.tasks.resolve import resolve_tasks
@@ -117,17 +123,21 @@ async def open_pages(n: int) -> dict[str, list]:
     with SitesServer() as urls:
         async with BrowserPool() as pool:
             env = BrowserEnv(pool, max_steps=10)
-            for kind in KINDS:
+            for kind in kinds:
                 out[kind] = []
-                tasks = resolve_tasks([f"gomail.send_{kind}@train"], "local", urls)
+                tasks = resolve_tasks([f"{KINDS[kind]}@train"], "local", urls)
                 for task in random.Random(0).sample(tasks, n):  # the same instances of both kinds (one shared space)
                     out[kind].append(await env.reset(task))
                     await env.close()
     return out
 
 
-def right_answer(obs, kind: str) -> tuple[str, str]:
-    """(the empty field's env id, the goal's string for it: the quoted string no field holds yet)."""
+def right_answer(obs, kind: str) -> tuple[str, str | None]:
+    """(the empty field's env id, the goal's string for it: the quoted string no field holds yet), or on a click
+    page (Send's env id, None)."""
+    if kind == "click":
+        (send,) = [i for i, el in obs.elements.items() if el.role == "button" and (el.name or "").strip() == "Send"]
+        return send, None
     (eid,) = [i for i, el in obs.elements.items() if " ".join((el.name or "").split()) == FIELD[kind]
               and not (el.value or "").strip()]
     held = {norm(el.value) for el in obs.elements.values() if el.value}
@@ -135,10 +145,14 @@ def right_answer(obs, kind: str) -> tuple[str, str]:
     return eid, norm(value)
 
 
-def outcome(sample, right: tuple[str, str]) -> str:
-    from halo.env.actions import Fill
+def outcome(sample, right: tuple[str, str | None]) -> str:
+    from halo.env.actions import Click, Fill
 
     act = sample.action
+    if right[1] is None:  # a click page: Send
+        if isinstance(act, Click):
+            return "right" if act.element == right[0] else "wrong element"
+        return "a fill" if isinstance(act, Fill) else "other"
     if not isinstance(act, Fill):
         return "not a fill"
     if act.element != right[0]:
@@ -146,7 +160,9 @@ def outcome(sample, right: tuple[str, str]) -> str:
     return "right" if norm(act.value) == right[1] else "wrong value"
 
 
-def run(name: str, cfg: Config, seed: int, pages: dict[str, list], max_updates: int, model_root: Path) -> dict:
+def run(name: str, cfg: Config, seed: int, pages: dict[str, list], max_updates: int, model_root: Path,
+        kinds: tuple[str, str] = ("body", "title")) -> dict:
+    """One config on one seed: the lower kind alone until learned, then both until both are (or ``max_updates``)."""
     import torch
 
     from halo.policy.modes import get_mode, make_policy
@@ -177,19 +193,20 @@ def run(name: str, cfg: Config, seed: int, pages: dict[str, list], max_updates: 
         rest = [p for n, p in learner.model.named_parameters() if p.requires_grad and "lora_B" not in n]
         learner.optimizer = torch.optim.AdamW([{"params": rest, "lr": cfg.lr},
                                                {"params": b, "lr": cfg.lr * cfg.loraplus}], lr=cfg.lr, weight_decay=0.0)
-    prompts = {k: [(policy.build_prompt(o), o, right_answer(o, k)) for o in pages[k]] for k in KINDS}
-    recent: dict[str, collections.deque] = {k: collections.deque(maxlen=WINDOW) for k in KINDS}
+    lo, hi = kinds
+    prompts = {k: [(policy.build_prompt(o), o, right_answer(o, k)) for o in pages[k]] for k in kinds}
+    recent: dict[str, collections.deque] = {k: collections.deque(maxlen=WINDOW) for k in kinds}
     buffer: list[tuple[str, object]] = []  # (kind, a right reply's TrainItem), oldest first
     curve, phase, phase2_at, done_at, found_at, t0 = [], 1, None, None, None, time.process_time()
-    wrong: dict[str, collections.Counter] = {k: collections.Counter() for k in KINDS}
+    wrong: dict[str, collections.Counter] = {k: collections.Counter() for k in kinds}
 
     def rate(k: str) -> float:
         return statistics.fmean(recent[k]) if recent[k] else 0.0
 
     for update in range(1, max_updates + 1):
-        kinds = ["body", "body"] * cfg.pages if phase == 1 else ["body", "title"] * cfg.pages
+        drawn_kinds = [lo, lo] * cfg.pages if phase == 1 else [lo, hi] * cfg.pages
         items, row, flat = [], {"update": update, "phase": phase}, []
-        for k in kinds:
+        for k in drawn_kinds:
             prompt, obs, right = rng.choice(prompts[k])
             policy.explore = cfg.explore * (1.0 - rate(k))  # the ladder's explore_adapt: by the kind's failure rate
             samples = asyncio.run(policy.sample_prompt(prompt, obs, cfg.group, 1.0))
@@ -199,14 +216,14 @@ def run(name: str, cfg: Config, seed: int, pages: dict[str, list], max_updates: 
             row[k] = round(statistics.fmean(rewards), 3)
             if phase == 2:
                 wrong[k].update(outs)
-                if k == "title" and found_at is None and max(rewards):
+                if k == hi and found_at is None and max(rewards):
                     found_at = update
             for s, r in zip(samples, rewards):
                 if r:
                     buffer.append((k, step_item(types.SimpleNamespace(prompt=prompt, sample=s), 1.0, replayed=True)))
             flat.append((prompt, samples, rewards))
         mean = statistics.fmean(r for _, _, rs in flat for r in rs)
-        for (prompt, _, _), k in zip(flat, kinds) if cfg.objective == "supervised" else ():
+        for (prompt, _, _), k in zip(flat, drawn_kinds) if cfg.objective == "supervised" else ():
             known = next((it for kk, it in reversed(buffer) if kk == k), None)  # values by position: right on any page
             if known is not None:
                 items.append(dataclasses.replace(known, prompt=prompt, prompt_tokens=None, advantage=cfg.group))
@@ -231,21 +248,22 @@ def run(name: str, cfg: Config, seed: int, pages: dict[str, list], max_updates: 
                     items.append(dataclasses.replace(it, advantage=w))
         if items:
             learner.update(items, cfg.epochs)
-        row.update(body_recent=round(rate("body"), 3), title_recent=round(rate("title"), 3),
+        row.update(lower_recent=round(rate(lo), 3), upper_recent=round(rate(hi), 3),
                    cpu_s=round(time.process_time() - t0, 1))
         curve.append(row)
-        if phase == 1 and len(recent["body"]) == WINDOW and rate("body") >= TARGET:
+        if phase == 1 and len(recent[lo]) == WINDOW and rate(lo) >= TARGET:
             phase, phase2_at = 2, update
-            recent["title"].clear()
-        elif phase == 2 and len(recent["title"]) == WINDOW and min(rate("body"), rate("title")) >= TARGET:
+            recent[hi].clear()
+        elif phase == 2 and len(recent[hi]) == WINDOW and min(rate(lo), rate(hi)) >= TARGET:
             done_at = update
             break
         if update % 10 == 0:
-            print(f"  [{name}] seed {seed} update {update} phase {phase}: body {rate('body'):.2f} "
-                  f"title {rate('title'):.2f} ({row['cpu_s']:.0f} CPU-s)", flush=True)
-    return {"name": name, "seed": seed, **dataclasses.asdict(cfg), "pages": {k: len(v) for k, v in pages.items()},
-            "body_updates": phase2_at, "title_updates": done_at - phase2_at if done_at and phase2_at else None,
-            "title_first_right": found_at - phase2_at if found_at and phase2_at else None,
+            print(f"  [{name}] seed {seed} update {update} phase {phase}: {lo} {rate(lo):.2f} "
+                  f"{hi} {rate(hi):.2f} ({row['cpu_s']:.0f} CPU-s)", flush=True)
+    return {"name": name, "seed": seed, "kinds": list(kinds), **dataclasses.asdict(cfg),
+            "pages": {k: len(pages[k]) for k in kinds},
+            "lower_updates": phase2_at, "upper_updates": done_at - phase2_at if done_at and phase2_at else None,
+            "upper_first_right": found_at - phase2_at if found_at and phase2_at else None,
             "updates": len(curve), "cpu_s": curve[-1]["cpu_s"],
             "phase2_outcomes": {k: dict(v) for k, v in wrong.items()}, "curve": curve}
 
@@ -255,39 +273,43 @@ PLOTTED = ("ladder (split_last, PPO, 2 epochs, lr 3e-3)", "layout empty_ids (ids
            "supervised (every right reply found, learned by likelihood)")
 
 
-def padded_title(r: dict, n: int) -> list[float]:
-    """A run's title-page success per update over phase 2's first ``n`` updates; a run that met the target and
-    stopped is carried on at its last WINDOW updates' rate."""
-    ph = [c["title"] for c in r["curve"] if c["phase"] == 2]
+def padded_upper(r: dict, n: int) -> list[float]:
+    """A run's success on its upper kind's pages per update over phase 2's first ``n`` updates; a run that met the
+    target and stopped is carried on at its last WINDOW updates' rate."""
+    ph = [c[r["kinds"][1]] for c in r["curve"] if c["phase"] == 2]
     if not ph:
         return []
-    tail = statistics.fmean(ph[-WINDOW:]) if r["title_updates"] else ph[-1]
+    tail = statistics.fmean(ph[-WINDOW:]) if r["upper_updates"] else ph[-1]
     return (ph + [tail] * n)[:n]
 
 
 def plot(results: list[dict], path: Path, n: int = 150) -> None:
-    """Each plotted config's title-page success, the mean over its seeds, by update since the title pages joined."""
+    """Per pair of kinds, each plotted config's success on the upper kind's pages, the mean over its seeds, by update
+    since those pages joined."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    fig, ax = plt.subplots(figsize=(9, 5))
-    for i, name in enumerate(x for x in PLOTTED if any(r["name"] == x for r in results)):
-        runs = [padded_title(r, n) for r in results if r["name"] == name and r["body_updates"]]
-        runs = [x for x in runs if x]
-        if not runs:
-            continue
-        mean = [statistics.fmean(x[t] for x in runs) for t in range(n)]
-        mean = [statistics.fmean(mean[max(0, t - WINDOW + 1):t + 1]) for t in range(n)]  # the last WINDOW updates
-        ax.plot(range(1, n + 1), mean, color="black" if name.startswith("supervised") else f"C{i}",
-                ls="--" if name.startswith("supervised") else "-", label=f"{name} ({len(runs)} seeds)")
-    ax.axhline(TARGET, color="gray", ls=":", lw=0.8)
-    ax.set_xlabel("updates since the title pages joined (one body + one title page of 8 replies an update)")
-    ax.set_ylabel(f"right replies on title pages (mean over seeds, last {WINDOW} updates)")
-    ax.set_ylim(0, 1.02)
-    ax.set_title("The field choice alone: Subject empty after Message Body was learned (tiny Qwen3-VL, LoRA)")
-    ax.legend(fontsize=8, loc="upper left")
+    pairs = list(dict.fromkeys(tuple(r["kinds"]) for r in results))
+    fig, axes = plt.subplots(1, len(pairs), figsize=(9 * len(pairs), 5), squeeze=False)
+    for ax, (lo, hi) in zip(axes[0], pairs):
+        mine = [r for r in results if tuple(r["kinds"]) == (lo, hi)]
+        for i, name in enumerate(x for x in PLOTTED if any(r["name"] == x for r in mine)):
+            runs = [x for x in (padded_upper(r, n) for r in mine if r["name"] == name and r["lower_updates"]) if x]
+            if not runs:
+                continue
+            mean = [statistics.fmean(x[t] for x in runs) for t in range(n)]
+            mean = [statistics.fmean(mean[max(0, t - WINDOW + 1):t + 1]) for t in range(n)]  # the last WINDOW updates
+            ax.plot(range(1, n + 1), mean, color="black" if name.startswith("supervised") else f"C{i}",
+                    ls="--" if name.startswith("supervised") else "-", label=f"{name} ({len(runs)} seeds)")
+        ax.axhline(TARGET, color="gray", ls=":", lw=0.8)
+        ax.set_xlabel(f"updates since the {hi} pages joined (one {lo} + one {hi} page of 8 replies an update)")
+        ax.set_ylabel(f"right replies on {hi} pages (mean over seeds, last {WINDOW} updates)")
+        ax.set_ylim(0, 1.02)
+        ax.set_title(f"One choice alone: {KINDS[hi]}'s first step after {KINDS[lo]}'s (tiny Qwen3-VL, LoRA)",
+                     fontsize=10)
+        ax.legend(fontsize=8, loc="upper left")
     fig.tight_layout()
     fig.savefig(path, dpi=110)
 
@@ -298,11 +320,16 @@ def main() -> None:
     ap.add_argument("--only", default="", help="config names, separated by semicolons")
     ap.add_argument("--max-updates", type=int, default=250, help="per run, both phases")
     ap.add_argument("--pages", type=int, default=8, help="training instances of each kind")
+    ap.add_argument("--kinds", default="body,title", help="the lower and the upper kind, of " + ", ".join(KINDS)
+                    + " (click,body: the choice between Send and a fill)")
     ap.add_argument("--model-root", default="/tmp/halo-field-probe")
     ap.add_argument("--out", default=str(ROOT / "bench" / "results" / "field_choice_probe.json"))
     ap.add_argument("--merge", default="", help="result files of runs made apart (comma-separated): their results "
                                                 "into --out and its plot, nothing run")
     a = ap.parse_args()
+    kinds = tuple(a.kinds.split(","))
+    if len(kinds) != 2 or len(set(kinds)) != 2 or not set(kinds) <= set(KINDS):
+        ap.error(f"--kinds must name two different kinds of {', '.join(KINDS)}, got {a.kinds!r}")
     if a.merge:
         parts = [json.loads(Path(f).read_text()) for f in a.merge.split(",")]
         results = [r for part in parts for r in part["results"]]
@@ -315,16 +342,16 @@ def main() -> None:
         sys.exit(f"--only: no config named {a.only!r}; known: {'; '.join(CONFIGS)}")
     root = Path(a.model_root)
     root.mkdir(parents=True, exist_ok=True)
-    cache = root / f"pages-{a.pages}.pkl"
+    cache = root / f"pages-{a.pages}-{'-'.join(kinds)}.pkl"
     if not cache.is_file():
-        cache.write_bytes(pickle.dumps(asyncio.run(open_pages(a.pages))))
+        cache.write_bytes(pickle.dumps(asyncio.run(open_pages(a.pages, kinds))))
     pages = pickle.loads(cache.read_bytes())
     out = Path(a.out)
-    results = json.loads(out.read_text())["results"] if out.is_file() and a.only else []
+    results = json.loads(out.read_text())["results"] if out.is_file() else []  # kept; a rerun replaces its own
     for name in names:
         for seed in (int(s) for s in a.seeds.split(",")):
-            results = [r for r in results if (r["name"], r["seed"]) != (name, seed)]
-            results.append(run(name, CONFIGS[name], seed, pages, a.max_updates, root))
+            results = [r for r in results if (r["name"], r["seed"], tuple(r["kinds"])) != (name, seed, kinds)]
+            results.append(run(name, CONFIGS[name], seed, pages, a.max_updates, root, kinds))
             write(out, {"pages": a.pages, "target": TARGET, "window": WINDOW, "results": results})
     plot(results, out.with_suffix(".png"))
     summary(results)
@@ -338,15 +365,15 @@ def write(path: Path, data: dict) -> None:
 
 
 def summary(results: list[dict], n: int = 150) -> None:
-    """Per config: each seed's phase-2 updates to the target (">N": not within the run) and the mean title-page
-    success over phase 2's first ``n`` updates."""
-    for name in dict.fromkeys(r["name"] for r in results):
-        runs = sorted((r for r in results if r["name"] == name), key=lambda r: r["seed"])
-        to = [str(r["title_updates"]) if r["title_updates"] else
+    """Per pair of kinds and config: each seed's phase-2 updates to the target (">N": not within the run) and the
+    mean success on the upper kind's pages over phase 2's first ``n`` updates."""
+    for key in dict.fromkeys((tuple(r["kinds"]), r["name"]) for r in results):
+        runs = sorted((r for r in results if (tuple(r["kinds"]), r["name"]) == key), key=lambda r: r["seed"])
+        to = [str(r["upper_updates"]) if r["upper_updates"] else
               f">{sum(c['phase'] == 2 for c in r['curve'])}" for r in runs]
-        means = [statistics.fmean(x) for x in (padded_title(r, n) for r in runs) if x]
-        print(f"{name:<60} seeds {len(runs)}: to {TARGET} in {', '.join(to)} updates; title success over "
-              f"{n} updates {statistics.fmean(means) if means else float('nan'):.2f}")
+        means = [statistics.fmean(x) for x in (padded_upper(r, n) for r in runs) if x]
+        print(f"{'/'.join(key[0])} {key[1]:<60} seeds {len(runs)}: to {TARGET} in {', '.join(to)} updates; upper "
+              f"success over {n} updates {statistics.fmean(means) if means else float('nan'):.2f}")
 
 
 if __name__ == "__main__":

@@ -50,6 +50,11 @@ def test_the_right_reply_fills_the_empty_field_with_its_string():
     assert fcp.outcome(S(Fill("184", "Kevin")), right) == "wrong value"
     assert fcp.outcome(S(Click("186")), right) == "not a fill"
     assert fcp.outcome(S(None), right) == "not a fill"
+    # a click page (send_click: every field filled): Send is right, a fill or another click is not
+    send = fcp.right_answer(page("title"), "click")
+    assert send == ("186", None)
+    assert [fcp.outcome(S(a), send) for a in (Click("186"), Click("5"), Fill("184", "Invoice"), None)] == [
+        "right", "wrong element", "a fill", "other"]
 
 
 @pytest.mark.slow
@@ -63,8 +68,8 @@ def test_a_run_samples_grades_and_updates_through_the_learner(tiny_model, tmp_pa
     cfg = fcp.Config(objective="ppo", replay=4)
     torch.set_num_threads(1)
     r = fcp.run("test", cfg, 0, pages, 3, tmp_path)
-    assert r["updates"] == 3 and [c["update"] for c in r["curve"]] == [1, 2, 3]
+    assert r["updates"] == 3 and [c["update"] for c in r["curve"]] == [1, 2, 3] and r["kinds"] == ["body", "title"]
     assert all(c["phase"] == 1 and 0 <= c["body"] <= 1 and "title" not in c for c in r["curve"])
-    assert r["body_updates"] is None and r["title_updates"] is None and r["cpu_s"] > 0
+    assert r["lower_updates"] is None and r["upper_updates"] is None and r["cpu_s"] > 0
     sup = fcp.run("test", fcp.Config(objective="supervised", replay=0), 0, pages, 2, tmp_path)
     assert sup["updates"] == 2
