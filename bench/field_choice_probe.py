@@ -237,15 +237,13 @@ def run(name: str, cfg: Config, seed: int, pages: dict[str, list], max_updates: 
             items += [step_item(types.SimpleNamespace(prompt=prompt, sample=s), a) for s, a in zip(samples, advs)]
         del buffer[:-1024]
         if cfg.replay and buffer:
-            weights = [max(1.0 - rate(k), 0.0) for k, _ in buffer]
+            weight = {k: max(1.0 - rate(k), 0.0) for k in kinds}  # self-imitation's: 1 - the kind's recent success
+            weights = [weight[k] for k, _ in buffer]
             if cfg.draw == "weight" and any(weights):
                 drawn = rng.choices(buffer, weights, k=cfg.replay)
             else:
                 drawn = rng.sample(buffer, min(cfg.replay, len(buffer)))
-            for k, it in drawn:
-                w = max(1.0 - rate(k), 0.0)
-                if w > 0:
-                    items.append(dataclasses.replace(it, advantage=w))
+            items += [dataclasses.replace(it, advantage=weight[k]) for k, it in drawn if weight[k] > 0]
         if items:
             learner.update(items, cfg.epochs)
         row.update(lower_recent=round(rate(lo), 3), upper_recent=round(rate(hi), 3),

@@ -229,11 +229,10 @@ def fields_lines(obs: Observation, cfg: PromptConfig) -> list[str]:
             rows.append((i, " ".join(el.name.split())[:cfg.tree_name_chars], value[:cfg.fields_value_chars]))
     if not rows:
         return []
-    if cfg.fields_layout == "empty_ids":
-        return [f"Filled: {'; '.join(f'{n}: {v!r}' for i, n, v in rows if v) or 'none'}",
-                f"Empty: {'; '.join(f'[{i}] {n}' for i, n, v in rows if not v) or 'none'}"]
-    if cfg.fields_layout in ("split", "split_last"):
-        return [f"Filled: {'; '.join(f'[{i}] {n}: {v!r}' for i, n, v in rows if v) or 'none'}",
+    if cfg.fields_layout != "inline":
+        ids = cfg.fields_layout != "empty_ids"  # empty_ids: a filled field shows no id
+        filled = [(f"[{i}] " if ids else "") + f"{n}: {v!r}" for i, n, v in rows if v]
+        return [f"Filled: {'; '.join(filled) or 'none'}",
                 f"Empty: {'; '.join(f'[{i}] {n}' for i, n, v in rows if not v) or 'none'}"]
     return [f"Fields: {'; '.join(f'[{i}] {n}: {v!r}' for i, n, v in rows)}"]
 
