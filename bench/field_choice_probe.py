@@ -135,13 +135,18 @@ async def open_pages(n: int, kinds: tuple[str, ...]) -> dict[str, list]:
 def right_answer(obs, kind: str) -> tuple[str, str | None]:
     """(the empty field's env id, the goal's string for it: the quoted string no field holds yet), or on a click
     page (Send's env id, None)."""
+    def one(found: list, what: str):
+        if len(found) != 1:  # a page this probe cannot grade: say which and why, before any training
+            raise SystemExit(f"{obs.task_id}: expected one {what} on its {kind} start page, found {len(found)}")
+        return found[0]
+
     if kind == "click":
-        (send,) = [i for i, el in obs.elements.items() if el.role == "button" and (el.name or "").strip() == "Send"]
-        return send, None
-    (eid,) = [i for i, el in obs.elements.items() if " ".join((el.name or "").split()) == FIELD[kind]
-              and not (el.value or "").strip()]
+        return one([i for i, el in obs.elements.items() if el.role == "button" and (el.name or "").strip() == "Send"],
+                   "Send button"), None
+    eid = one([i for i, el in obs.elements.items() if " ".join((el.name or "").split()) == FIELD[kind]
+               and not (el.value or "").strip()], f"empty {FIELD[kind]} field")
     held = {norm(el.value) for el in obs.elements.values() if el.value}
-    (value,) = [q for q in re.findall(r'"([^"]+)"', obs.goal) if norm(q) not in held]
+    value = one([q for q in re.findall(r'"([^"]+)"', obs.goal) if norm(q) not in held], "untyped quoted goal string")
     return eid, norm(value)
 
 

@@ -39,6 +39,8 @@ def test_the_right_reply_fills_the_empty_field_with_its_string():
     # the subject "Invoice" is a word of the body: the value typed is told by the field's whole value, not a part
     assert fcp.right_answer(page("body"), "body") == ("185", "the invoice was paid this morning.")
     assert fcp.right_answer(page("title"), "title") == ("184", "invoice")
+    with pytest.raises(SystemExit, match="empty Subject field"):  # a page the probe cannot grade, said so
+        fcp.right_answer(page("body"), "title")
 
     class S:  # a sampled reply as the probe reads it: its parsed action
         def __init__(self, action):
