@@ -22,7 +22,7 @@ success over phase 2's first 150 updates (the summary). ``--kinds click,body`` p
 choice instead: send_click's page (every field filled: click Send) learned first, then send_body's (fill the empty
 Message Body, not Send). Each config runs on ``--seeds``; configs differ by one thing
 from the ladder's (configs/ladder.yaml): the layout, the objective, the rate, replay, the explorer, the model's
-width, LoRA's scale. ``supervised`` configs learn the right reply's likelihood on every drawn page instead (once one
+width, LoRA's scale, which weights train (the token embeddings beside the adapter, or every weight). ``supervised`` configs learn the right reply's likelihood on every drawn page instead (once one
 of its kind has been found): the bound on how fast the model learns the choice at all. Writes
 bench/results/field_choice_probe.json (``--out``; the runs already there are kept, a rerun of a config, seed and
 pair of kinds replaces its own) and a plot beside it; ``--merge`` joins files of runs made apart (two processes on
@@ -75,6 +75,8 @@ class Config:
     pages: int = 1  # pages of each kind drawn an update (phase 1: twice this many of the lower kind)
     alpha: int = 16  # LoRA's alpha (rank 8: scale alpha / rank = 2)
     loraplus: float = 1.0  # LoRA+: the B matrices' learning rate this many times A's (1: one rate)
+    train: str = "lora"  # "embed": the token embeddings trained in full beside the adapter and head (PEFT's
+    # modules_to_save); "full": every weight of the model trained (the random-init model has no features to keep)
 
 
 CONFIGS = {
@@ -97,6 +99,10 @@ CONFIGS = {
     "supervised, LoRA alpha 64": Config(objective="supervised", replay=0, alpha=64),
     "supervised, LoRA+ (B at 16x the rate)": Config(objective="supervised", replay=0, loraplus=16),
     "LoRA alpha 64": Config(alpha=64),
+    "embeddings trained": Config(train="embed"),
+    "supervised, embeddings trained": Config(objective="supervised", replay=0, train="embed"),
+    "every weight trained": Config(train="full"),
+    "supervised, every weight trained": Config(objective="supervised", replay=0, train="full"),
     "LoRA+ (B at 16x the rate)": Config(loraplus=16),
     "replay drawn by weight": Config(draw="weight"),
     "all-wrong groups against the batch mean": Config(baseline="batch"),
@@ -165,22 +171,19 @@ def outcome(sample, right: tuple[str, str | None]) -> str:
     return "right" if norm(act.value) == right[1] else "wrong value"
 
 
-def run(name: str, cfg: Config, seed: int, pages: dict[str, list], max_updates: int, model_root: Path,
-        kinds: tuple[str, str] = ("body", "title")) -> dict:
-    """One config on one seed: the lower kind alone until learned, then both until both are (or ``max_updates``)."""
+def build(cfg: Config, seed: int, model_root: Path):
+    """The tiny policy (the ladder's tiny_text interface and explorer) and HALO's learner on ``cfg``'s settings."""
     import torch
 
     from halo.policy.modes import get_mode, make_policy
     from halo.policy.tiny import build_tiny_model, is_tiny_model
-    from halo.rl.advantages import group_advantages
     from halo.rl.config import LoRASettings, OptimSettings
-    from halo.rl.learner import LoRALearner, step_item
+    from halo.rl.learner import LoRALearner
 
     md = model_root / (f"tiny-seed{seed}" + (f"-h{cfg.hidden}" if cfg.hidden != 64 else ""))
     if not is_tiny_model(md):
         build_tiny_model(md, seed=seed, hidden=cfg.hidden)
     torch.manual_seed(seed)
-    rng = random.Random(seed)
     mode = get_mode("tiny_text").with_overrides(
         model=str(md), seed=seed, element_roles="by_action", phrase_words=1, fields=True, fields_layout=cfg.layout,
         element_ids="stable", actions=["click", "fill", "go_back"]).for_training()
@@ -189,15 +192,31 @@ def run(name: str, cfg: Config, seed: int, pages: dict[str, list], max_updates: 
     policy.explore_per_reply, policy.explore_values, policy.explore_novel = True, True, True  # the ladder's explorer
     policy.explore_fill = cfg.explore_fill
     lora = LoRASettings(rank=8, alpha=cfg.alpha, target_modules=("q_proj", "k_proj", "v_proj", "o_proj"),
-                        modules_to_save=("lm_head",))
+                        modules_to_save=("lm_head", "embed_tokens") if cfg.train == "embed" else ("lm_head",))
     optim = OptimSettings(lr=cfg.lr, entropy_coef=cfg.entropy, max_tokens=dec.max_tokens,
                           objective="ppo" if cfg.objective == "supervised" else cfg.objective)
     learner = LoRALearner(policy, lora, optim, temperature=1.0)
+    if cfg.train == "full":
+        for p in learner.model.parameters():
+            p.requires_grad = True
+        learner.params = [p for p in learner.model.parameters() if p.requires_grad]
+        learner.optimizer = torch.optim.AdamW(learner.params, lr=cfg.lr, weight_decay=0.0)
     if cfg.loraplus != 1:  # LoRA+ (Hayou et al. 2024): B's rate a multiple of A's (and of the head's)
         b = [p for n, p in learner.model.named_parameters() if p.requires_grad and "lora_B" in n]
         rest = [p for n, p in learner.model.named_parameters() if p.requires_grad and "lora_B" not in n]
         learner.optimizer = torch.optim.AdamW([{"params": rest, "lr": cfg.lr},
                                                {"params": b, "lr": cfg.lr * cfg.loraplus}], lr=cfg.lr, weight_decay=0.0)
+    return policy, learner
+
+
+def run(name: str, cfg: Config, seed: int, pages: dict[str, list], max_updates: int, model_root: Path,
+        kinds: tuple[str, str] = ("body", "title")) -> dict:
+    """One config on one seed: the lower kind alone until learned, then both until both are (or ``max_updates``)."""
+    from halo.rl.advantages import group_advantages
+    from halo.rl.learner import step_item
+
+    policy, learner = build(cfg, seed, model_root)
+    rng = random.Random(seed)
     lo, hi = kinds
     prompts = {k: [(policy.build_prompt(o), o, right_answer(o, k)) for o in pages[k]] for k in kinds}
     recent: dict[str, collections.deque] = {k: collections.deque(maxlen=WINDOW) for k in kinds}
@@ -272,7 +291,7 @@ def run(name: str, cfg: Config, seed: int, pages: dict[str, list], max_updates: 
 
 
 PLOTTED = ("ladder (split_last, PPO, 2 epochs, lr 3e-3)", "layout empty_ids (ids on the Empty line only)",
-           "explorer's fill prior", "replay drawn by weight", "CISPO, 4 epochs",
+           "explorer's fill prior", "replay drawn by weight", "embeddings trained", "CISPO, 4 epochs",
            "supervised (every right reply found, learned by likelihood)")
 
 

@@ -75,3 +75,24 @@ def test_a_run_samples_grades_and_updates_through_the_learner(tiny_model, tmp_pa
     assert r["lower_updates"] is None and r["upper_updates"] is None and r["cpu_s"] > 0
     sup = fcp.run("test", fcp.Config(objective="supervised", replay=0), 0, pages, 2, tmp_path)
     assert sup["updates"] == 2
+
+
+@pytest.mark.slow
+def test_which_weights_train_is_one_setting(tiny_model, tmp_path):
+    """``train``: the adapter and head (the ladder's), the token embeddings beside them, or every weight; what is
+    trainable is what the optimizer holds."""
+    (tmp_path / "tiny-seed0").symlink_to(tiny_model)
+
+    def trainable(train: str) -> tuple[set[str], int, int]:
+        _, learner = fcp.build(fcp.Config(train=train), 0, tmp_path)
+        names = {n for n, p in learner.model.named_parameters() if p.requires_grad}
+        held = sum(p.numel() for g in learner.optimizer.param_groups for p in g["params"])
+        return names, held, sum(p.numel() for p in learner.model.parameters())
+
+    lora, held, _ = trainable("lora")
+    assert any("lora_A" in n for n in lora) and any("lm_head" in n for n in lora)
+    assert not any("embed_tokens" in n for n in lora) and not any("mlp" in n for n in lora)
+    embed, held_e, _ = trainable("embed")
+    assert any("embed_tokens" in n for n in embed) and lora < embed and held_e > held
+    full, held_f, total = trainable("full")
+    assert any("mlp" in n for n in full) and held_f == total
