@@ -20,10 +20,10 @@ number is phase 2's updates to that point (``upper_updates``), the new rung's le
 wrong replies went (not a fill, the wrong field, the right field with the wrong value), and the title pages'
 success over phase 2's first 150 updates (the summary). ``--kinds click,body`` poses the ladder's other recurring
 choice instead: send_click's page (every field filled: click Send) learned first, then send_body's (fill the empty
-Message Body, not Send). Each config runs on ``--seeds``; configs differ by one thing
-from the ladder's (configs/ladder.yaml): the layout, the objective, the rate, replay, the explorer, the model's
-width, LoRA's scale, which weights train (the token embeddings beside the adapter, or every weight). ``supervised`` configs learn the right reply's likelihood on every drawn page instead (once one
-of its kind has been found): the bound on how fast the model learns the choice at all. Writes
+Message Body, not Send). Each config runs on ``--seeds``; configs differ by one thing from the ladder's
+(configs/ladder.yaml): the layout, the objective, the rate, replay, the explorer, the model's width, LoRA's scale,
+which weights train (the token embeddings beside the adapter, or every weight). ``supervised`` configs learn the
+right reply's likelihood on every drawn page instead (once one of its kind has been found): the bound on how fast the model learns the choice at all. Writes
 bench/results/field_choice_probe.json (``--out``; the runs already there are kept, a rerun of a config, seed and
 pair of kinds replaces its own) and a plot beside it; ``--merge`` joins files of runs made apart (two processes on
 two cores).
