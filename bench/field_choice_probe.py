@@ -23,8 +23,8 @@ choice instead: send_click's page (every field filled: click Send) learned first
 Message Body, not Send). Each config runs on ``--seeds``; configs differ by one thing from the ladder's
 (configs/ladder.yaml): the layout, the objective, the rate, replay, the explorer, the model's width, LoRA's scale,
 which weights train (the token embeddings beside the adapter, or every weight). ``supervised`` configs learn the
-right reply's likelihood on every drawn page instead (once one of its kind has been found): the bound on how fast the model learns the choice at all. Writes
-bench/results/field_choice_probe.json (``--out``; the runs already there are kept, a rerun of a config, seed and
+right reply's likelihood on every drawn page instead (once one of its kind has been found): the bound on how fast
+the model learns the choice at all. Writes bench/results/field_choice_probe.json (``--out``; the runs already there are kept, a rerun of a config, seed and
 pair of kinds replaces its own) and a plot beside it; ``--merge`` joins files of runs made apart (two processes on
 two cores).
 
