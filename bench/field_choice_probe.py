@@ -14,19 +14,18 @@ self-imitation of past right replies weighted by 1 - that page kind's recent suc
 the ladder's explorer draws whole replies (values drawn whole, untried ones first) for a share of each group that
 falls with the kind's recent success.
 
-Phase 1 draws two body pages an update until the body's recent success (the last 5 updates) reaches 0.8; phase 2
-draws one body and one title page (the ladder's frontier and the rung below) until both are at 0.8. A run's
-number is phase 2's updates to that point (``upper_updates``), the new rung's learning alone, with where the
-wrong replies went (not a fill, the wrong field, the right field with the wrong value), and the title pages'
-success over phase 2's first 150 updates (the summary). ``--kinds click,body`` poses the ladder's other recurring
-choice instead: send_click's page (every field filled: click Send) learned first, then send_body's (fill the empty
-Message Body, not Send). Each config runs on ``--seeds``; configs differ by one thing from the ladder's
-(configs/ladder.yaml): the layout, the objective, the rate, replay, the explorer, the model's width, LoRA's scale,
-which weights train (the token embeddings beside the adapter, or every weight). ``supervised`` configs learn the
-right reply's likelihood on every drawn page instead (once one of its kind has been found): the bound on how fast
-the model learns the choice at all. Writes bench/results/field_choice_probe.json (``--out``; the runs already there are kept, a rerun of a config, seed and
-pair of kinds replaces its own) and a plot beside it; ``--merge`` joins files of runs made apart (two processes on
-two cores).
+Phase 1 draws two body pages an update until the body's recent success (the last 5 updates) reaches 0.8; phase 2 draws
+one body and one title page (the ladder's frontier and the rung below) until both are at 0.8. A run's number is phase
+2's updates to that point (``upper_updates``), the new rung's learning alone, with where the wrong replies went (not a
+fill, the wrong field, the right field with the wrong value), and the title pages' success over phase 2's first 150
+updates (the summary). ``--kinds click,body`` poses the ladder's other recurring choice instead: send_click's page
+(every field filled: click Send) learned first, then send_body's (fill the empty Message Body, not Send). Each config
+runs on ``--seeds``; configs differ by one thing from the ladder's (configs/ladder.yaml): the layout, the objective, the
+rate, replay, the explorer, the model's width, LoRA's scale, which weights train (the token embeddings beside the
+adapter, or every weight). ``supervised`` configs learn the right reply's likelihood on every drawn page instead (once
+one of its kind has been found): the bound on how fast the model learns the choice at all. Writes
+bench/results/field_choice_probe.json (``--out``; the runs already there are kept, a rerun of a config, seed and pair of
+kinds replaces its own) and a plot beside it; ``--merge`` joins files of runs made apart (two processes on two cores).
 
     .venv/bin/python bench/field_choice_probe.py [--seeds 0,1,2] [--only NAME;NAME] [--max-updates 250]
     .venv/bin/python bench/field_choice_probe.py --kinds click,body --only "ladder (split_last, PPO, 2 epochs, lr 3e-3)"
