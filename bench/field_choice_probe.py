@@ -19,16 +19,19 @@ one body and one title page (the ladder's frontier and the rung below) until bot
 2's updates to that point (``upper_updates``), the new rung's learning alone, with where the wrong replies went (not a
 fill, the wrong field, the right field with the wrong value), and the title pages' success over phase 2's first 150
 updates (the summary). ``--kinds click,body`` poses the ladder's other recurring choice instead: send_click's page
-(every field filled: click Send) learned first, then send_body's (fill the empty Message Body, not Send). Each config
-runs on ``--seeds``; configs differ by one thing from the ladder's (configs/ladder.yaml): the layout, the objective, the
-rate, replay, the explorer, the model's width, LoRA's scale, which weights train (the token embeddings beside the
-adapter, or every weight). ``supervised`` configs learn the right reply's likelihood on every drawn page instead (once
-one of its kind has been found): the bound on how fast the model learns the choice at all. Writes
+(every field filled: click Send) learned first, then send_body's (fill the empty Message Body, not Send); more kinds
+(``--kinds click,compose,body,title``: the ladder's first four rungs, send_compose's page the inbox where Compose is
+right) are learned one after another, each phase the newest beside one of the kinds below it. Each config runs on
+``--seeds``; configs differ by one thing from the ladder's (configs/ladder.yaml): the layout, the objective, the rate,
+replay, the explorer, the model's width, LoRA's scale, which weights train (the token embeddings beside the adapter, or
+every weight). ``supervised`` configs learn the right reply's likelihood on every drawn page instead (once one of its
+kind has been found): the bound on how fast the model learns the choice at all. Writes
 bench/results/field_choice_probe.json (``--out``; the runs already there are kept, a rerun of a config, seed and pair of
 kinds replaces its own) and a plot beside it; ``--merge`` joins files of runs made apart (two processes on two cores).
 
     .venv/bin/python bench/field_choice_probe.py [--seeds 0,1,2] [--only NAME;NAME] [--max-updates 250]
     .venv/bin/python bench/field_choice_probe.py --kinds click,body --only "ladder (split_last, PPO, 2 epochs, lr 3e-3)"
+    .venv/bin/python bench/field_choice_probe.py --kinds click,compose,body,title --max-updates 400
     .venv/bin/python bench/field_choice_probe.py --merge a.json,b.json
 """
 
@@ -51,7 +54,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 # the ladder's rungs whose start pages the probe opens, and the one right first step on each: click Send (every field
 # filled), or fill the field the page leaves empty
-KINDS = {"click": "gomail.send_click", "body": "gomail.send_body", "title": "gomail.send_title"}
+KINDS = {"click": "gomail.send_click", "compose": "gomail.send_compose", "body": "gomail.send_body",
+         "title": "gomail.send_title"}
+BUTTON = {"click": "Send", "compose": "Compose"}  # a click kind's right reply: this button
 FIELD = {"body": "Message Body", "title": "Subject"}
 WINDOW, TARGET = 5, 0.8  # recent success: the mean over the last WINDOW updates' groups of that kind
 
@@ -101,6 +106,8 @@ CONFIGS = {
     "embeddings trained": Config(train="embed"),
     "supervised, embeddings trained": Config(objective="supervised", replay=0, train="embed"),
     "every weight trained": Config(train="full"),
+    "groups of 4, 2 pages of each kind": Config(group=4, pages=2),
+    "embeddings trained, groups of 4, 2 pages of each kind": Config(train="embed", group=4, pages=2),
     "supervised, every weight trained": Config(objective="supervised", replay=0, train="full"),
     "LoRA+ (B at 16x the rate)": Config(loraplus=16),
     "replay drawn by weight": Config(draw="weight"),
@@ -145,9 +152,9 @@ def right_answer(obs, kind: str) -> tuple[str, str | None]:
             raise SystemExit(f"{obs.task_id}: expected one {what} on its {kind} start page, found {len(found)}")
         return found[0]
 
-    if kind == "click":
-        return one([i for i, el in obs.elements.items() if el.role == "button" and (el.name or "").strip() == "Send"],
-                   "Send button"), None
+    if kind in BUTTON:
+        return one([i for i, el in obs.elements.items() if el.role == "button"
+                    and (el.name or "").strip() == BUTTON[kind]], f"{BUTTON[kind]} button"), None
     eid = one([i for i, el in obs.elements.items() if " ".join((el.name or "").split()) == FIELD[kind]
                and not (el.value or "").strip()], f"empty {FIELD[kind]} field")
     held = {norm(el.value) for el in obs.elements.values() if el.value}
@@ -159,7 +166,7 @@ def outcome(sample, right: tuple[str, str | None]) -> str:
     from halo.env.actions import Click, Fill
 
     act = sample.action
-    if right[1] is None:  # a click page: Send
+    if right[1] is None:  # a click page: Send, or Compose
         if isinstance(act, Click):
             return "right" if act.element == right[0] else "wrong element"
         return "a fill" if isinstance(act, Fill) else "other"
@@ -210,13 +217,15 @@ def build(cfg: Config, seed: int, model_root: Path):
 
 def run(name: str, cfg: Config, seed: int, pages: dict[str, list], max_updates: int, model_root: Path,
         kinds: tuple[str, str] = ("body", "title")) -> dict:
-    """One config on one seed: the lower kind alone until learned, then both until both are (or ``max_updates``)."""
+    """One config on one seed: the lowest kind alone until learned, then the next beside it, and so on, until every
+    kind is learned (or ``max_updates``). Past phase 1 an update draws the newest kind and one below it (the one below
+    with two kinds; else one of the lower kinds at random): the ladder's frontier and its review."""
     from halo.rl.advantages import group_advantages
     from halo.rl.learner import step_item
 
     policy, learner = build(cfg, seed, model_root)
     rng = random.Random(seed)
-    lo, hi = kinds
+    lo, hi, last = kinds[0], kinds[-1], len(kinds)  # the final phase has every kind open
     prompts = {k: [(policy.build_prompt(o), o, right_answer(o, k)) for o in pages[k]] for k in kinds}
     recent: dict[str, collections.deque] = {k: collections.deque(maxlen=WINDOW) for k in kinds}
     buffer: list[tuple[str, object]] = []  # (kind, a right reply's TrainItem), oldest first
@@ -227,7 +236,11 @@ def run(name: str, cfg: Config, seed: int, pages: dict[str, list], max_updates: 
         return statistics.fmean(recent[k]) if recent[k] else 0.0
 
     for update in range(1, max_updates + 1):
-        drawn_kinds = [lo, lo] * cfg.pages if phase == 1 else [lo, hi] * cfg.pages
+        if phase == 1:
+            drawn_kinds = [lo, lo] * cfg.pages
+        else:
+            drawn_kinds = [k for _ in range(cfg.pages) for k in
+                           (kinds[0] if phase == 2 else rng.choice(kinds[:phase - 1]), kinds[phase - 1])]
         items, row, flat = [], {"update": update, "phase": phase}, []
         for k in drawn_kinds:
             prompt, obs, right = rng.choice(prompts[k])
@@ -237,7 +250,7 @@ def run(name: str, cfg: Config, seed: int, pages: dict[str, list], max_updates: 
             rewards = [1.0 if o == "right" else 0.0 for o in outs]
             recent[k].append(statistics.fmean(rewards))
             row[k] = round(statistics.fmean(rewards), 3)
-            if phase == 2:
+            if phase == last:
                 wrong[k].update(outs)
                 if k == hi and found_at is None and max(rewards):
                     found_at = update
@@ -269,18 +282,21 @@ def run(name: str, cfg: Config, seed: int, pages: dict[str, list], max_updates: 
             items += [dataclasses.replace(it, advantage=weight[k]) for k, it in drawn if weight[k] > 0]
         if items:
             learner.update(items, cfg.epochs)
-        row.update(lower_recent=round(rate(lo), 3), upper_recent=round(rate(hi), 3),
+        row.update(lower_recent=round(min(rate(k) for k in kinds[:-1]), 3), upper_recent=round(rate(hi), 3),
                    cpu_s=round(time.process_time() - t0, 1))
         curve.append(row)
-        if phase == 1 and len(recent[lo]) == WINDOW and rate(lo) >= TARGET:
-            phase, phase2_at = 2, update
-            recent[hi].clear()
-        elif phase == 2 and len(recent[hi]) == WINDOW and min(rate(lo), rate(hi)) >= TARGET:
+        newest = kinds[phase - 1]
+        learned = len(recent[newest]) == WINDOW and min(rate(k) for k in kinds[:phase]) >= TARGET
+        if learned and phase < last:
+            phase += 1
+            phase2_at = update if phase == last else None  # the final phase's start (phase 2 with two kinds)
+            recent[kinds[phase - 1]].clear()
+        elif learned:
             done_at = update
             break
         if update % 10 == 0:
-            print(f"  [{name}] seed {seed} update {update} phase {phase}: {lo} {rate(lo):.2f} "
-                  f"{hi} {rate(hi):.2f} ({row['cpu_s']:.0f} CPU-s)", flush=True)
+            print(f"  [{name}] seed {seed} update {update} phase {phase}: "
+                  + " ".join(f"{k} {rate(k):.2f}" for k in kinds) + f" ({row['cpu_s']:.0f} CPU-s)", flush=True)
     return {"name": name, "seed": seed, "kinds": list(kinds), **dataclasses.asdict(cfg),
             "pages": {k: len(pages[k]) for k in kinds},
             "lower_updates": phase2_at, "upper_updates": done_at - phase2_at if done_at and phase2_at else None,
@@ -297,7 +313,7 @@ PLOTTED = ("ladder (split_last, PPO, 2 epochs, lr 3e-3)", "layout empty_ids (ids
 def padded_upper(r: dict, n: int) -> list[float]:
     """A run's success on its upper kind's pages per update over phase 2's first ``n`` updates; a run that met the
     target and stopped is carried on at its last WINDOW updates' rate."""
-    ph = [c[r["kinds"][1]] for c in r["curve"] if c["phase"] == 2]
+    ph = [c[r["kinds"][-1]] for c in r["curve"] if c["phase"] == len(r["kinds"])]
     if not ph:
         return []
     tail = statistics.fmean(ph[-WINDOW:]) if r["upper_updates"] else ph[-1]
@@ -314,8 +330,9 @@ def plot(results: list[dict], path: Path, n: int = 150) -> None:
 
     pairs = list(dict.fromkeys(tuple(r["kinds"]) for r in results))
     fig, axes = plt.subplots(1, len(pairs), figsize=(9 * len(pairs), 5), squeeze=False)
-    for ax, (lo, hi) in zip(axes[0], pairs):
-        mine = [r for r in results if tuple(r["kinds"]) == (lo, hi)]
+    for ax, kinds in zip(axes[0], pairs):
+        lower, hi = kinds[:-1], kinds[-1]
+        mine = [r for r in results if tuple(r["kinds"]) == kinds]
         for i, name in enumerate(x for x in PLOTTED if any(r["name"] == x for r in mine)):
             runs = [x for x in (padded_upper(r, n) for r in mine if r["name"] == name and r["lower_updates"]) if x]
             if not runs:
@@ -325,11 +342,12 @@ def plot(results: list[dict], path: Path, n: int = 150) -> None:
             ax.plot(range(1, n + 1), mean, color="black" if name.startswith("supervised") else f"C{i}",
                     ls="--" if name.startswith("supervised") else "-", label=f"{name} ({len(runs)} seeds)")
         ax.axhline(TARGET, color="gray", ls=":", lw=0.8)
-        ax.set_xlabel(f"updates since the {hi} pages joined (one {lo} + one {hi} page of 8 replies an update)")
+        ax.set_xlabel(f"updates since the {hi} pages joined (one {' or '.join(lower)} + one {hi} page of 8 replies "
+                      f"an update)")
         ax.set_ylabel(f"right replies on {hi} pages (mean over seeds, last {WINDOW} updates)")
         ax.set_ylim(0, 1.02)
-        ax.set_title(f"One choice alone: {KINDS[hi]}'s first step after {KINDS[lo]}'s (tiny Qwen3-VL, LoRA)",
-                     fontsize=10)
+        ax.set_title(f"One choice alone: {KINDS[hi]}'s first step after "
+                     f"{', '.join(KINDS[k] for k in lower)}'s (tiny Qwen3-VL, LoRA)", fontsize=10)
         ax.legend(fontsize=8, loc="upper left")
     fig.tight_layout()
     fig.savefig(path, dpi=110)
@@ -341,16 +359,17 @@ def main() -> None:
     ap.add_argument("--only", default="", help="config names, separated by semicolons")
     ap.add_argument("--max-updates", type=int, default=250, help="per run, both phases")
     ap.add_argument("--pages", type=int, default=8, help="training instances of each kind")
-    ap.add_argument("--kinds", default="body,title", help="the lower and the upper kind, of " + ", ".join(KINDS)
-                    + " (click,body: the choice between Send and a fill)")
+    ap.add_argument("--kinds", default="body,title", help="the kinds learned one after another, lowest first, of "
+                    + ", ".join(KINDS) + " (click,body: the choice between Send and a fill; click,compose,body,title: "
+                    "the ladder's first four rungs)")
     ap.add_argument("--model-root", default="/tmp/halo-field-probe")
     ap.add_argument("--out", default=str(ROOT / "bench" / "results" / "field_choice_probe.json"))
     ap.add_argument("--merge", default="", help="result files of runs made apart (comma-separated): their results "
                                                 "into --out and its plot, nothing run")
     a = ap.parse_args()
     kinds = tuple(a.kinds.split(","))
-    if len(kinds) != 2 or len(set(kinds)) != 2 or not set(kinds) <= set(KINDS):
-        ap.error(f"--kinds must name two different kinds of {', '.join(KINDS)}, got {a.kinds!r}")
+    if len(kinds) < 2 or len(set(kinds)) != len(kinds) or not set(kinds) <= set(KINDS):
+        ap.error(f"--kinds must name two or more different kinds of {', '.join(KINDS)}, got {a.kinds!r}")
     if a.merge:
         parts = [json.loads(Path(f).read_text()) for f in a.merge.split(",")]
         results = [r for part in parts for r in part["results"]]
@@ -391,7 +410,7 @@ def summary(results: list[dict], n: int = 150) -> None:
     for key in dict.fromkeys((tuple(r["kinds"]), r["name"]) for r in results):
         runs = sorted((r for r in results if (tuple(r["kinds"]), r["name"]) == key), key=lambda r: r["seed"])
         to = [str(r["upper_updates"]) if r["upper_updates"] else
-              f">{sum(c['phase'] == 2 for c in r['curve'])}" for r in runs]
+              f">{sum(c['phase'] == len(r['kinds']) for c in r['curve'])}" for r in runs]
         means = [statistics.fmean(x) for x in (padded_upper(r, n) for r in runs) if x]
         print(f"{'/'.join(key[0])} {key[1]:<60} seeds {len(runs)}: to {TARGET} in {', '.join(to)} updates; upper "
               f"success over {n} updates {statistics.fmean(means) if means else float('nan'):.2f}")

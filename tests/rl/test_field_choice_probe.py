@@ -28,6 +28,7 @@ def page(kind: str):
     subject, body = ("Invoice", "") if kind == "body" else ("", "The invoice was paid this morning.")
     return make_obs(goal=GOAL, last_actions=(), elements={
         "5": Element("5", "textbox", "Search mail", (10, 10, 200, 30), value=""),
+        "8": Element("8", "button", "Compose", (10, 60, 120, 40)),
         "180": Element("180", "button", "Remove Kevin Moore", (500, 150, 20, 20)),
         "181": Element("181", "textbox", "To recipients", (500, 150, 280, 30), value=""),
         "184": Element("184", "textbox", "Subject", (500, 200, 280, 40), value=subject),
@@ -57,6 +58,10 @@ def test_the_right_reply_fills_the_empty_field_with_its_string():
     assert send == ("186", None)
     assert [fcp.outcome(S(a), send) for a in (Click("186"), Click("5"), Fill("184", "Invoice"), None)] == [
         "right", "wrong element", "a fill", "other"]
+    # the inbox (send_compose's start page): Compose is right, Send is not
+    compose = fcp.right_answer(page("title"), "compose")
+    assert compose == ("8", None)
+    assert [fcp.outcome(S(a), compose) for a in (Click("8"), Click("186"))] == ["right", "wrong element"]
 
 
 @pytest.mark.slow
@@ -75,6 +80,19 @@ def test_a_run_samples_grades_and_updates_through_the_learner(tiny_model, tmp_pa
     assert r["lower_updates"] is None and r["upper_updates"] is None and r["cpu_s"] > 0
     sup = fcp.run("test", fcp.Config(objective="supervised", replay=0), 0, pages, 2, tmp_path)
     assert sup["updates"] == 2
+    # more than two kinds: phase 1 the lowest alone, each later phase the newest beside one below it
+    pages["click"] = [page("title")]
+    fcp.TARGET, target = 0.0, fcp.TARGET  # every kind counts as learned once its window is full: the phases advance
+    try:
+        three = fcp.run("test", cfg, 0, pages, 40, tmp_path, ("click", "body", "title"))
+    finally:
+        fcp.TARGET = target
+    phases = [c["phase"] for c in three["curve"]]
+    assert phases[0] == 1 and 2 in phases and phases[-1] == 3 and phases == sorted(phases)
+    assert all(set(c) & {"click", "body", "title"} == {"click"} for c in three["curve"] if c["phase"] == 1)
+    assert all("body" in c and "title" not in c for c in three["curve"] if c["phase"] == 2)
+    assert all("title" in c for c in three["curve"] if c["phase"] == 3)
+    assert three["lower_updates"] == phases.index(3) and three["upper_updates"] is not None
 
 
 @pytest.mark.slow
