@@ -6,6 +6,9 @@ reading of each process is kept after it exits). The learning check's budget cou
 which of them a faster episode would have to save on. Writes bench/results/episode_cpu_split.json.
 
 Run: .venv/bin/python bench/episode_cpu_split.py [--family omnizon.department] [--iterations 8]
+     .venv/bin/python bench/episode_cpu_split.py --family gomail.send_click,gomail.send_compose,gomail.send_body \
+         --mode tiny_text --max-steps 10 --set grpo.curriculum=ladder --set grpo.family_steps=true \
+         --iterations 24 --out bench/results/episode_cpu_split_ladder.json   (the GoMail ladder's first rungs)
 """
 
 from __future__ import annotations
@@ -39,15 +42,20 @@ def main() -> None:
     import psutil
 
     ap = argparse.ArgumentParser()
-    ap.add_argument("--family", default="omnizon.department")
+    ap.add_argument("--family", default="omnizon.department", help="a family, or several comma-separated")
+    ap.add_argument("--mode", default="", help="policy mode (default: halo train grpo's)")
+    ap.add_argument("--max-steps", type=int, default=3)
+    ap.add_argument("--set", action="append", default=[], help="more halo train grpo --set overrides")
     ap.add_argument("--iterations", type=int, default=8)
     ap.add_argument("--out", default=str(ROOT / "bench" / "results" / "episode_cpu_split.json"))
     a = ap.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
-        cmd = [sys.executable, "-m", "halo", "train", "grpo", "--tasks", f"{a.family}@train", "--iterations",
-               str(a.iterations), "--max-steps", "3", "--lr", "3e-3", "--runs-dir", tmp, "--run-name", "cpu",
+        tasks = ",".join(f"{f}@train" for f in a.family.split(","))
+        cmd = [sys.executable, "-m", "halo", "train", "grpo", "--tasks", tasks, "--iterations", str(a.iterations),
+               "--max-steps", str(a.max_steps), "--lr", "3e-3", "--runs-dir", tmp, "--run-name", "cpu",
                "--save-episodes", "none", "--set", "grpo.tasks_per_iteration=2", "--set", "lora.rank=8",
-               "--set", "lora.alpha=16"]
+               "--set", "lora.alpha=16", *(["--mode", a.mode] if a.mode else []),
+               *(x for kv in a.set for x in ("--set", kv))]
         t0 = time.perf_counter()
         proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
                                 env={**os.environ, "PYTHONUNBUFFERED": "1"})
@@ -74,7 +82,8 @@ def main() -> None:
     total = sum(by.values())
     episodes = sum(m["episodes"] for m in metrics)
     update = sum(m.get("time_update", 0.0) for m in metrics)
-    out = {"family": a.family, "iterations": a.iterations, "episodes": episodes, "wall_s": round(time.perf_counter() - t0, 1),
+    out = {"family": a.family, "mode": a.mode or "default", "max_steps": a.max_steps, "set": a.set,
+           "iterations": a.iterations, "episodes": episodes, "wall_s": round(time.perf_counter() - t0, 1),
            "cpu_s_total": round(total, 1), "cpu_s_per_episode": round(total / episodes, 3),
            "update_wall_s": round(update, 1), "cores": os.cpu_count(), "load_avg_1min": os.getloadavg()[0],
            "note": "includes start-up (model load, sites, browser launch); CPU times of every process of the run",

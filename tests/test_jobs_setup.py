@@ -56,3 +56,29 @@ async def test_the_learner_starts_from_the_vllm_modes_adapter(job_kind, tiny_mod
         assert all(p.requires_grad for p in b)  # and it trains them
     finally:
         await setup.sampler.aclose()
+
+
+def test_a_tiny_mode_builds_its_model_on_first_use_for_training_as_eval_does(tmp_path, monkeypatch):
+    """`halo train grpo --mode tiny_text` on a fresh clone: the tiny model is built where the mode names it (as `halo
+    eval` and `halo demo` build it), not a 'cannot load a processor' error; a mode of another family is left alone."""
+    from halo.jobs import setup
+    from halo.policy import tiny
+    from halo.policy.modes import get_mode
+    from halo.rl.config import load_rl_config
+
+    built = []
+
+    def fake_build(model_dir, log=print):  # the real build takes ~30 s; the call and its place are what is tested
+        built.append(str(model_dir))
+        raise RuntimeError("stop before the policy loads")
+
+    monkeypatch.setattr(tiny, "ensure_tiny_model", fake_build)
+    for name in ("tiny", "tiny_text"):
+        mode = get_mode(name).with_overrides(model=str(tmp_path / name))
+        assert tiny.is_tiny_mode(mode)
+        with pytest.raises(RuntimeError, match="stop before"):
+            setup.make_learning(mode, load_rl_config(), tmp_path / "run", temperature=1.0, job="GRPO")
+    assert built == [str(tmp_path / "tiny"), str(tmp_path / "tiny_text")]
+    assert not tiny.is_tiny_mode(get_mode("tiny_vllm")) and not tiny.is_tiny_mode(get_mode("qwen3vl_base"))
+    tiny.ensure_mode_model(get_mode("tiny_vllm"))
+    assert len(built) == 2

@@ -214,10 +214,9 @@ async def run_eval_job(job: EvalJob, *, log: Callable[[str], None] = print,
         check_address(job.ray, job.ray_workers)
     await preflight(mode, resolve_task_refs(job.tasks, job.sites, job.goal))
     check_runs_dir(job.runs_dir)
-    if mode.backend == "hf" and mode.name == "tiny":  # the tiny mode builds its model on first use (offline)
-        from halo.policy.tiny import ensure_tiny_model
+    from halo.policy.tiny import ensure_mode_model
 
-        ensure_tiny_model(mode.model, log)
+    ensure_mode_model(mode, log)  # a tiny mode builds its model on first use (offline)
     recovery = mode.recovery if job.recovery is None else job.recovery
     if job.ray is not None:
         return await _eval_on_ray(job, mode, recovery, log, on_start, on_episode, on_step)

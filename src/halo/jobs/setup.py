@@ -10,6 +10,7 @@ Two backends:
 from __future__ import annotations
 
 import os
+import sys
 from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -53,6 +54,9 @@ def make_learning(mode: ModeConfig, cfg: RLConfig, run_path: Path, *, temperatur
     on both backends, so its updates continue the weights the sampler samples with."""
     dec = mode.decoding_config()
     if mode.backend == "hf":
+        from halo.policy.tiny import ensure_mode_model
+
+        ensure_mode_model(mode, lambda m: print(m, file=sys.stderr, flush=True))  # a tiny mode's, on first use
         sampler = make_policy(mode)
         return Learning(sampler, LoRALearner(sampler, cfg.lora, cfg.optim, temperature=temperature))
     if mode.backend != "openai" or mode.server.kind != "vllm":

@@ -207,6 +207,18 @@ def ensure_tiny_model(model_dir: str | os.PathLike, log=print) -> Path:
     return build_tiny_model(d)
 
 
+def is_tiny_mode(mode) -> bool:
+    """A mode of the tiny family (``tiny``, ``tiny_text``: in-process, named tiny...), whose model HALO builds."""
+    return mode.backend == "hf" and mode.name.split("_")[0] == "tiny"
+
+
+def ensure_mode_model(mode, log=print) -> None:
+    """A tiny mode's model built on first use, as ``halo demo`` and ``halo eval`` build it, so that training a tiny
+    mode on a fresh clone needs no step first; any other mode's model is left to loading (and its clear error)."""
+    if is_tiny_mode(mode):
+        ensure_tiny_model(mode.model, log)
+
+
 def standard_processor_files(out: Path, images) -> None:
     """What vLLM (``AutoProcessor``) reads from a Qwen3-VL directory: ``processor_class: Qwen3VLProcessor`` (not
     HALO's image-only subclass, unknown to other programs) and a ``video_preprocessor_config.json``, with the same
