@@ -414,6 +414,12 @@ def summary(results: list[dict], n: int = 150) -> None:
         means = [statistics.fmean(x) for x in (padded_upper(r, n) for r in runs) if x]
         print(f"{'/'.join(key[0])} {key[1]:<60} seeds {len(runs)}: to {TARGET} in {', '.join(to)} updates; upper "
               f"success over {n} updates {statistics.fmean(means) if means else float('nan'):.2f}")
+        if len(key[0]) > 2:  # a ladder of kinds: the update each kind joined at, and where every kind was learned
+            print("    kinds joined at update " + "; ".join(
+                "/".join(str(next((c["update"] for c in r["curve"] if c["phase"] == p), "-"))
+                         for p in range(2, len(key[0]) + 1))
+                + f", all learned {r['lower_updates'] + r['upper_updates'] if r['upper_updates'] else '-'}"
+                for r in runs))
 
 
 if __name__ == "__main__":
