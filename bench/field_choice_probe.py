@@ -333,21 +333,23 @@ def plot(results: list[dict], path: Path, n: int = 150) -> None:
     for ax, kinds in zip(axes[0], pairs):
         lower, hi = kinds[:-1], kinds[-1]
         mine = [r for r in results if tuple(r["kinds"]) == kinds]
-        for i, name in enumerate(x for x in PLOTTED if any(r["name"] == x for r in mine)):
+        for name in (x for x in PLOTTED if any(r["name"] == x for r in mine)):
             runs = [x for x in (padded_upper(r, n) for r in mine if r["name"] == name and r["lower_updates"]) if x]
             if not runs:
                 continue
             mean = [statistics.fmean(x[t] for x in runs) for t in range(n)]
             mean = [statistics.fmean(mean[max(0, t - WINDOW + 1):t + 1]) for t in range(n)]  # the last WINDOW updates
-            ax.plot(range(1, n + 1), mean, color="black" if name.startswith("supervised") else f"C{i}",
+            colour = "black" if name.startswith("supervised") else f"C{PLOTTED.index(name)}"  # one per config
+            ax.plot(range(1, n + 1), mean, color=colour,
                     ls="--" if name.startswith("supervised") else "-", label=f"{name} ({len(runs)} seeds)")
         ax.axhline(TARGET, color="gray", ls=":", lw=0.8)
         ax.set_xlabel(f"updates since the {hi} pages joined (one {' or '.join(lower)} + one {hi} page of 8 replies "
                       f"an update)")
         ax.set_ylabel(f"right replies on {hi} pages (mean over seeds, last {WINDOW} updates)")
         ax.set_ylim(0, 1.02)
-        ax.set_title(f"One choice alone: {KINDS[hi]}'s first step after "
-                     f"{', '.join(KINDS[k] for k in lower)}'s (tiny Qwen3-VL, LoRA)", fontsize=10)
+        short = [KINDS[k].split(".")[-1] for k in kinds]
+        ax.set_title(f"{short[-1]}'s first step, learned after {', '.join(short[:-1])}'s (tiny Qwen3-VL, LoRA)",
+                     fontsize=10)
         ax.legend(fontsize=8, loc="upper left")
     fig.tight_layout()
     fig.savefig(path, dpi=110)
