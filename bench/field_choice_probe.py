@@ -229,7 +229,7 @@ def run(name: str, cfg: Config, seed: int, pages: dict[str, list], max_updates: 
     prompts = {k: [(policy.build_prompt(o), o, right_answer(o, k)) for o in pages[k]] for k in kinds}
     recent: dict[str, collections.deque] = {k: collections.deque(maxlen=WINDOW) for k in kinds}
     buffer: list[tuple[str, object]] = []  # (kind, a right reply's TrainItem), oldest first
-    curve, phase, phase2_at, done_at, found_at, t0 = [], 1, None, None, None, time.process_time()
+    curve, phase, final_at, done_at, found_at, t0 = [], 1, None, None, None, time.process_time()
     wrong: dict[str, collections.Counter] = {k: collections.Counter() for k in kinds}
 
     def rate(k: str) -> float:
@@ -239,6 +239,8 @@ def run(name: str, cfg: Config, seed: int, pages: dict[str, list], max_updates: 
         if phase == 1:
             drawn_kinds = [lo, lo] * cfg.pages
         else:
+            # phase 2 reviews the one kind below without a draw: two-kind runs keep the random stream they were
+            # measured with
             drawn_kinds = [k for _ in range(cfg.pages) for k in
                            (kinds[0] if phase == 2 else rng.choice(kinds[:phase - 1]), kinds[phase - 1])]
         items, row, flat = [], {"update": update, "phase": phase}, []
@@ -289,7 +291,8 @@ def run(name: str, cfg: Config, seed: int, pages: dict[str, list], max_updates: 
         learned = len(recent[newest]) == WINDOW and min(rate(k) for k in kinds[:phase]) >= TARGET
         if learned and phase < last:
             phase += 1
-            phase2_at = update if phase == last else None  # the final phase's start (phase 2 with two kinds)
+            if phase == last:  # the final phase's start (phase 2 with two kinds)
+                final_at = update
             recent[kinds[phase - 1]].clear()
         elif learned:
             done_at = update
@@ -299,8 +302,8 @@ def run(name: str, cfg: Config, seed: int, pages: dict[str, list], max_updates: 
                   + " ".join(f"{k} {rate(k):.2f}" for k in kinds) + f" ({row['cpu_s']:.0f} CPU-s)", flush=True)
     return {"name": name, "seed": seed, "kinds": list(kinds), **dataclasses.asdict(cfg),
             "pages": {k: len(pages[k]) for k in kinds},
-            "lower_updates": phase2_at, "upper_updates": done_at - phase2_at if done_at and phase2_at else None,
-            "upper_first_right": found_at - phase2_at if found_at and phase2_at else None,
+            "lower_updates": final_at, "upper_updates": done_at - final_at if done_at and final_at else None,
+            "upper_first_right": found_at - final_at if found_at and final_at else None,
             "updates": len(curve), "cpu_s": curve[-1]["cpu_s"],
             "phase2_outcomes": {k: dict(v) for k, v in wrong.items()}, "curve": curve}
 
